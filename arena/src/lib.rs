@@ -1,0 +1,1 @@
+//! Arena: engine-vs-engine matches, statistics, records and charts.

@@ -1,0 +1,648 @@
+//! The board: stones, side to move, history, Zobrist hash and incrementally updated
+//! line patterns for every empty cell.
+
+mod forbidden;
+
+use crate::pattern::{Pattern, PatternTable, BLACK, EMPTY, WALL};
+use crate::pos::{MAX_SIZE, MIN_SIZE};
+use crate::{NotationError, Outcome, Pos, Rule, Stone, WinReason};
+use std::fmt::Write as _;
+use thiserror::Error;
+
+/// Width of the wall border around the board: no scan needs a bounds check.
+pub(crate) const PAD: usize = 5;
+/// Row stride of the padded cell array.
+pub(crate) const STRIDE: usize = 32;
+/// Cells in the padded array (rows 0..30 of 32).
+pub(crate) const CELLS: usize = 1024;
+/// Index steps of the four directions: horizontal, vertical, diagonal, anti-diagonal.
+pub(crate) const DIR_STEP: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, 1 - STRIDE as isize];
+
+/// Padded index of a point.
+#[inline]
+pub(crate) const fn idx_of(p: Pos) -> usize {
+    (p.y() + PAD) * STRIDE + p.x() + PAD
+}
+
+/// The point of a padded index that lies on the board.
+#[inline]
+pub(crate) const fn pos_of(idx: usize) -> Pos {
+    Pos::new(idx % STRIDE - PAD, idx / STRIDE - PAD)
+}
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+/// Zobrist keys, fixed at compile time so hashes agree on every machine.
+static ZOBRIST: [[u64; CELLS]; 2] = {
+    let mut t = [[0u64; CELLS]; 2];
+    let mut state = 0x5755_5A49_2024_0001u64;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < CELLS {
+            let (s, v) = splitmix(state);
+            state = s;
+            t[c][i] = v;
+            i += 1;
+        }
+        c += 1;
+    }
+    t
+};
+/// XORed into the hash when white is to move.
+const ZOBRIST_SIDE: u64 = 0xD1B5_4A32_D192_ED03;
+
+/// A problem with a position or a move.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum BoardError {
+    /// Board side outside 5..=20.
+    #[error("board size {0} is not supported (5 to 20)")]
+    BadSize(usize),
+    /// A point outside the board.
+    #[error("{0} is off the {1}x{1} board")]
+    OffBoard(Pos, usize),
+    /// A point that already holds a stone.
+    #[error("{0} is already occupied")]
+    Occupied(Pos),
+    /// A malformed point or move list.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// A diagram row of the wrong length or with an unknown character.
+    #[error("bad diagram: {0}")]
+    Diagram(String),
+}
+
+/// One move of the game record, with what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// Where the stone went.
+    pub pos: Pos,
+    /// Who played it.
+    pub stone: Stone,
+    /// It made a winning five.
+    pub five: bool,
+    /// It was a forbidden move for renju black.
+    pub forbidden: bool,
+}
+
+/// A Gomoku/Renju position under one rule.
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    rule: Rule,
+    side: Stone,
+    stones: usize,
+    hash: u64,
+    cells: [u8; CELLS],
+    /// Lines per direction as 2-bit cells (walls outside the board), 5 walls before the first cell.
+    lines: [[u64; 2 * MAX_SIZE]; 4],
+    /// Per cell: black's pattern in directions 0-3, then white's.
+    pat: [[u8; 8]; CELLS],
+    history: Vec<MoveRecord>,
+    table: &'static PatternTable,
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Board({} {}x{}, {} to move)\n{}", self.rule, self.size, self.size, self.side, self.diagram(&[]))
+    }
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Self) -> bool {
+        self.size == other.size
+            && self.rule == other.rule
+            && self.side == other.side
+            && self.cells == other.cells
+            && self.hash == other.hash
+    }
+}
+
+impl Board {
+    /// An empty board of side `size` (5 to 20) under `rule`, black to move.
+    pub fn new(size: usize, rule: Rule) -> Result<Board, BoardError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(BoardError::BadSize(size));
+        }
+        let mut b = Board {
+            size,
+            rule,
+            side: Stone::Black,
+            stones: 0,
+            hash: 0,
+            cells: [WALL; CELLS],
+            lines: [[u64::MAX; 2 * MAX_SIZE]; 4],
+            pat: [[0; 8]; CELLS],
+            history: Vec::with_capacity(size * size),
+            table: PatternTable::get(rule),
+        };
+        for y in 0..size {
+            for x in 0..size {
+                let p = Pos::new(x, y);
+                b.cells[idx_of(p)] = EMPTY;
+                for d in 0..4 {
+                    let (l, q) = b.line_pos(p, d);
+                    b.lines[d][l] &= !(3u64 << (2 * q));
+                }
+            }
+        }
+        for y in 0..size {
+            for x in 0..size {
+                let p = Pos::new(x, y);
+                for d in 0..4 {
+                    let (l, q) = b.line_pos(p, d);
+                    b.refresh(idx_of(p), d, l, q);
+                }
+            }
+        }
+        Ok(b)
+    }
+
+    /// A board after playing `moves` in order from the empty board, black first.
+    /// Moves after a finished game are still placed (the caller decides what that means).
+    pub fn from_moves(size: usize, rule: Rule, moves: &[Pos]) -> Result<Board, BoardError> {
+        let mut b = Board::new(size, rule)?;
+        for &m in moves {
+            b.make(m)?;
+        }
+        Ok(b)
+    }
+
+    /// A board with stones placed directly (any counts) and no move history. The side to
+    /// move is black when the counts are equal, white otherwise; change it with
+    /// [`Board::set_side_to_move`].
+    pub fn from_stones(size: usize, rule: Rule, black: &[Pos], white: &[Pos]) -> Result<Board, BoardError> {
+        let mut b = Board::new(size, rule)?;
+        for &p in black {
+            b.place(p, Stone::Black)?;
+        }
+        for &p in white {
+            b.place(p, Stone::White)?;
+        }
+        b.set_side_to_move(if black.len() == white.len() { Stone::Black } else { Stone::White });
+        Ok(b)
+    }
+
+    /// A board from diagram rows, highest row first (`X` black, `O` white, `.` or `+` empty;
+    /// spaces and a leading row number are ignored).
+    pub fn from_diagram(rule: Rule, rows: &[&str]) -> Result<Board, BoardError> {
+        let size = rows.len();
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            let cells: Vec<char> = row
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace())
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            if cells.len() != size {
+                return Err(BoardError::Diagram(format!(
+                    "row {} has {} cells, expected {size}",
+                    size - r,
+                    cells.len()
+                )));
+            }
+            let y = size - 1 - r;
+            for (x, c) in cells.into_iter().enumerate() {
+                match c {
+                    'X' | 'x' | 'B' | 'b' => black.push(Pos::new(x, y)),
+                    'O' | 'o' | 'W' | 'w' => white.push(Pos::new(x, y)),
+                    '.' | '+' | '-' | '*' => {}
+                    _ => return Err(BoardError::Diagram(format!("unknown character '{c}' in row {}", size - r))),
+                }
+            }
+        }
+        Board::from_stones(size, rule, &black, &white)
+    }
+
+    /// Board side.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The rule in force.
+    #[inline]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Whose move it is.
+    #[inline]
+    pub fn side_to_move(&self) -> Stone {
+        self.side
+    }
+
+    /// Sets whose move it is (for positions set up stone by stone).
+    pub fn set_side_to_move(&mut self, side: Stone) {
+        if side != self.side {
+            self.hash ^= ZOBRIST_SIDE;
+            self.side = side;
+        }
+    }
+
+    /// Zobrist hash of stones and side to move; equal to the hash recomputed from scratch.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash recomputed from the stones, for checking the incremental one.
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = if self.side == Stone::White { ZOBRIST_SIDE } else { 0 };
+        for (i, &c) in self.cells.iter().enumerate() {
+            if c == BLACK || c == BLACK + 1 {
+                h ^= ZOBRIST[(c - 1) as usize][i];
+            }
+        }
+        h
+    }
+
+    /// Number of stones on the board.
+    #[inline]
+    pub fn stone_count(&self) -> usize {
+        self.stones
+    }
+
+    /// Is every cell taken?
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.stones == self.size * self.size
+    }
+
+    /// The moves made with [`Board::make`], oldest first (stones placed directly are not moves).
+    pub fn history(&self) -> &[MoveRecord] {
+        &self.history
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().map(|r| r.pos)
+    }
+
+    /// The stone on a point, if any. Points off the board are empty.
+    #[inline]
+    pub fn stone_at(&self, p: Pos) -> Option<Stone> {
+        if !p.on_board(self.size) {
+            return None;
+        }
+        match self.cells[idx_of(p)] {
+            1 => Some(Stone::Black),
+            2 => Some(Stone::White),
+            _ => None,
+        }
+    }
+
+    /// Is the point on the board and empty?
+    #[inline]
+    pub fn is_empty_at(&self, p: Pos) -> bool {
+        p.on_board(self.size) && self.cells[idx_of(p)] == EMPTY
+    }
+
+    /// All stones of one colour, sorted by row then column.
+    pub fn stones_of(&self, stone: Stone) -> Vec<Pos> {
+        self.points().filter(|&p| self.stone_at(p) == Some(stone)).collect()
+    }
+
+    /// Every point of the board, row by row from the bottom.
+    pub fn points(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.size).flat_map(move |y| (0..self.size).map(move |x| Pos::new(x, y)))
+    }
+
+    /// What a stone of `stone` placed on the empty point `p` makes along direction `dir`
+    /// (0 horizontal, 1 vertical, 2 diagonal, 3 anti-diagonal). Occupied points give `Dead`.
+    pub fn pattern(&self, p: Pos, stone: Stone, dir: usize) -> Pattern {
+        if !self.is_empty_at(p) {
+            return Pattern::Dead;
+        }
+        Pattern::from_u8(self.pat[idx_of(p)][stone.index() * 4 + dir])
+    }
+
+    /// Places a stone without recording a move (position set-up). The side to move is unchanged.
+    pub fn place(&mut self, p: Pos, stone: Stone) -> Result<(), BoardError> {
+        self.check_empty(p)?;
+        self.put(idx_of(p), stone);
+        Ok(())
+    }
+
+    /// Plays a move for the side to move and records it. Any empty point is accepted, including
+    /// a forbidden one (the record says so, and [`Board::outcome`] reports the loss).
+    pub fn make(&mut self, p: Pos) -> Result<MoveRecord, BoardError> {
+        self.check_empty(p)?;
+        Ok(self.make_idx(idx_of(p)))
+    }
+
+    /// Takes back the last recorded move.
+    pub fn undo(&mut self) -> Option<Pos> {
+        let rec = self.history.pop()?;
+        self.remove(idx_of(rec.pos));
+        self.set_side_to_move(rec.stone);
+        Some(rec.pos)
+    }
+
+    fn check_empty(&self, p: Pos) -> Result<(), BoardError> {
+        if !p.on_board(self.size) {
+            return Err(BoardError::OffBoard(p, self.size));
+        }
+        if self.cells[idx_of(p)] != EMPTY {
+            return Err(BoardError::Occupied(p));
+        }
+        Ok(())
+    }
+
+    /// Makes a move on an empty padded index (no checks beyond debug assertions).
+    pub(crate) fn make_idx(&mut self, idx: usize) -> MoveRecord {
+        debug_assert_eq!(self.cells[idx], EMPTY);
+        let stone = self.side;
+        let five = self.makes_five_idx(idx, stone);
+        let forbidden = !five && stone == Stone::Black && self.rule == Rule::Renju && self.forbidden_idx(idx);
+        let rec = MoveRecord {
+            pos: pos_of(idx),
+            stone,
+            five,
+            forbidden,
+        };
+        self.put(idx, stone);
+        self.history.push(rec);
+        self.set_side_to_move(stone.opp());
+        rec
+    }
+
+    /// Does a stone of `stone` on empty `idx` make a winning five?
+    #[inline]
+    pub(crate) fn makes_five_idx(&self, idx: usize, stone: Stone) -> bool {
+        let p = &self.pat[idx][stone.index() * 4..stone.index() * 4 + 4];
+        p.iter().any(|&v| v == Pattern::Five as u8)
+    }
+
+    /// Does a stone of `stone` on the empty point make a winning five?
+    pub fn makes_five(&self, p: Pos, stone: Stone) -> bool {
+        self.is_empty_at(p) && self.makes_five_idx(idx_of(p), stone)
+    }
+
+    /// Line and position within the line of a point in direction `d`.
+    #[inline]
+    fn line_pos(&self, p: Pos, d: usize) -> (usize, usize) {
+        let (x, y, n) = (p.x(), p.y(), self.size);
+        match d {
+            0 => (y, x + PAD),
+            1 => (x, y + PAD),
+            2 => (x + n - 1 - y, x.min(y) + PAD),
+            _ => {
+                let s = x + y;
+                (s, x - s.saturating_sub(n - 1) + PAD)
+            }
+        }
+    }
+
+    /// Recomputes both colours' patterns of the cell at `idx` in direction `d`.
+    #[inline]
+    fn refresh(&mut self, idx: usize, d: usize, line: usize, q: usize) {
+        let k22 = (self.lines[d][line] >> (2 * (q - PAD))) as u32 & 0x3F_FFFF;
+        let k20 = (k22 & 0x3FF) | ((k22 >> 12) << 10);
+        let [b, w] = self.table.lookup(k20);
+        self.pat[idx][d] = b;
+        self.pat[idx][4 + d] = w;
+    }
+
+    /// Sets a cell and updates lines, hash and the patterns of the empty cells it affects.
+    pub(crate) fn put(&mut self, idx: usize, stone: Stone) {
+        self.cells[idx] = stone as u8 + 1;
+        self.hash ^= ZOBRIST[stone.index()][idx];
+        self.stones += 1;
+        self.update_around(idx, stone as u64 + 1);
+    }
+
+    /// Clears a cell, the inverse of [`Board::put`].
+    pub(crate) fn remove(&mut self, idx: usize) {
+        let stone = self.cells[idx] - 1;
+        self.cells[idx] = EMPTY;
+        self.hash ^= ZOBRIST[stone as usize][idx];
+        self.stones -= 1;
+        self.update_around(idx, EMPTY as u64);
+    }
+
+    fn update_around(&mut self, idx: usize, value: u64) {
+        let p = pos_of(idx);
+        for d in 0..4 {
+            let (line, q) = self.line_pos(p, d);
+            let w = &mut self.lines[d][line];
+            *w = (*w & !(3u64 << (2 * q))) | (value << (2 * q));
+            let step = DIR_STEP[d];
+            for k in -(PAD as isize)..=(PAD as isize) {
+                let c = (idx as isize + k * step) as usize;
+                if self.cells[c] == EMPTY {
+                    self.refresh(c, d, line, (q as isize + k) as usize);
+                }
+            }
+        }
+    }
+
+    /// The colour with a winning five on the board, found by scanning (for set-up positions).
+    fn five_on_board(&self) -> Option<Stone> {
+        for idx in 0..CELLS {
+            let c = self.cells[idx];
+            if c != 1 && c != 2 {
+                continue;
+            }
+            let stone = if c == 1 { Stone::Black } else { Stone::White };
+            for step in DIR_STEP {
+                let prev = (idx as isize - step) as usize;
+                if self.cells[prev] == c {
+                    continue;
+                }
+                let mut n = 1;
+                let mut j = idx as isize + step;
+                while self.cells[j as usize] == c {
+                    n += 1;
+                    j += step;
+                }
+                if n == 5 || (n > 5 && !self.rule.exact_five(stone)) {
+                    return Some(stone);
+                }
+            }
+        }
+        None
+    }
+
+    /// The result if the game is over: the last move made a five, was a forbidden renju move,
+    /// or filled the board. For a position set up without moves, a five on the board counts.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.history.last() {
+            Some(r) if r.five => {
+                return Some(Outcome::Win {
+                    winner: r.stone,
+                    reason: WinReason::Five,
+                })
+            }
+            Some(r) if r.forbidden => {
+                return Some(Outcome::Win {
+                    winner: Stone::White,
+                    reason: WinReason::Forbidden,
+                })
+            }
+            Some(_) => {}
+            None => {
+                if let Some(winner) = self.five_on_board() {
+                    return Some(Outcome::Win {
+                        winner,
+                        reason: WinReason::Five,
+                    });
+                }
+            }
+        }
+        self.is_full().then_some(Outcome::Draw)
+    }
+
+    /// Empty points the side to move may play: all of them, less black's forbidden points in renju.
+    pub fn legal_moves(&mut self) -> Vec<Pos> {
+        let check = self.rule == Rule::Renju && self.side == Stone::Black;
+        let mut out = Vec::new();
+        for p in self.points().collect::<Vec<_>>() {
+            let i = idx_of(p);
+            if self.cells[i] == EMPTY && !(check && self.forbidden_idx(i)) {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Is a move by the side to move on `p` legal (on the board, empty, not forbidden)?
+    pub fn is_legal(&mut self, p: Pos) -> bool {
+        self.is_empty_at(p) && !(self.side == Stone::Black && self.is_forbidden(p))
+    }
+
+    /// The position under board symmetry `sym` (see [`Pos::transform`]), history included.
+    pub fn transformed(&self, sym: u8) -> Board {
+        let mut b = Board::new(self.size, self.rule).expect("same size");
+        let n = self.size;
+        let played: std::collections::HashSet<Pos> = self.history.iter().map(|r| r.pos).collect();
+        for p in self.points() {
+            if let Some(s) = self.stone_at(p) {
+                if !played.contains(&p) {
+                    b.place(p.transform(sym, n), s).expect("empty");
+                }
+            }
+        }
+        let first = self.history.first().map_or(self.side, |r| r.stone);
+        b.set_side_to_move(first);
+        for r in &self.history {
+            b.set_side_to_move(r.stone);
+            b.make(r.pos.transform(sym, n)).expect("empty");
+        }
+        b.set_side_to_move(self.side);
+        b
+    }
+
+    /// A diagram, highest row first, column letters underneath; `marks` are shown as `*`.
+    pub fn diagram(&self, marks: &[Pos]) -> String {
+        let mut s = String::new();
+        let last = self.last_move();
+        for y in (0..self.size).rev() {
+            let _ = write!(s, "{:>2}", y + 1);
+            for x in 0..self.size {
+                let p = Pos::new(x, y);
+                let c = match self.stone_at(p) {
+                    Some(st) => st.symbol(),
+                    None if marks.contains(&p) => '*',
+                    None => '.',
+                };
+                let sep = if Some(p) == last { '[' } else if x > 0 && Some(Pos::new(x - 1, y)) == last { ']' } else { ' ' };
+                s.push(sep);
+                s.push(c);
+            }
+            if Some(Pos::new(self.size - 1, y)) == last {
+                s.push(']');
+            }
+            s.push('\n');
+        }
+        s.push_str("  ");
+        for x in 0..self.size {
+            s.push(' ');
+            s.push((b'a' + x as u8) as char);
+        }
+        s.push('\n');
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(s: &str) -> Vec<Pos> {
+        Pos::parse_list(s, 15).unwrap()
+    }
+
+    #[test]
+    fn make_undo_restores_board_and_hash() {
+        let mut b = Board::new(15, Rule::Renju).unwrap();
+        let start = b.clone();
+        for m in moves("h8 i9 g7 j10 f6 k11 a1 o15") {
+            b.make(m).unwrap();
+            assert_eq!(b.hash(), b.hash_from_scratch());
+        }
+        while b.undo().is_some() {
+            assert_eq!(b.hash(), b.hash_from_scratch());
+        }
+        assert_eq!(b, start);
+        assert_eq!(b.pat, start.pat);
+        assert_eq!(b.lines, start.lines);
+    }
+
+    #[test]
+    fn five_wins_in_every_direction() {
+        for line in ["a1 a15 b1 b15 c1 c15 d1 d15 e1", "a1 o1 a2 o2 a3 o3 a4 o4 a5", "a1 o1 b2 o2 c3 o3 d4 o4 e5", "a15 o1 b14 o2 c13 o3 d12 o4 e11"] {
+            let b = Board::from_moves(15, Rule::Renju, &moves(line)).unwrap();
+            assert_eq!(
+                b.outcome(),
+                Some(Outcome::Win {
+                    winner: Stone::Black,
+                    reason: WinReason::Five
+                }),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn occupied_and_off_board_moves_are_errors() {
+        let mut b = Board::new(9, Rule::Freestyle).unwrap();
+        b.make(Pos::new(4, 4)).unwrap();
+        assert_eq!(b.make(Pos::new(4, 4)), Err(BoardError::Occupied(Pos::new(4, 4))));
+        assert!(matches!(b.make(Pos::new(9, 0)), Err(BoardError::OffBoard(..))));
+        assert!(Board::new(4, Rule::Renju).is_err());
+        assert!(Board::new(21, Rule::Renju).is_err());
+    }
+
+    #[test]
+    fn diagram_round_trips() {
+        let b = Board::from_moves(15, Rule::Renju, &moves("h8 i9 j10")).unwrap();
+        let d = b.diagram(&[]);
+        let rows: Vec<&str> = d.lines().take(15).collect();
+        let c = Board::from_diagram(Rule::Renju, &rows.iter().map(|r| r.replace(['[', ']'], " ")).collect::<Vec<_>>().iter().map(|s| s.as_str()).collect::<Vec<_>>()).unwrap();
+        assert_eq!(c.stones_of(Stone::Black), b.stones_of(Stone::Black));
+        assert_eq!(c.stones_of(Stone::White), b.stones_of(Stone::White));
+        assert!(d.starts_with("15"));
+        assert!(d.trim_end().ends_with("a b c d e f g h i j k l m n o"));
+    }
+
+    #[test]
+    fn full_board_is_a_draw() {
+        // Fill a 5x5 freestyle board with pairs of colours shifted by two each row: no five anywhere.
+        let mut b = Board::new(5, Rule::Freestyle).unwrap();
+        for y in 0..5 {
+            for x in 0..5 {
+                let s = if (x + 2 * y) % 4 < 2 { Stone::Black } else { Stone::White };
+                b.place(Pos::new(x, y), s).unwrap();
+            }
+        }
+        assert_eq!(b.outcome(), Some(Outcome::Draw));
+    }
+}

@@ -1,0 +1,21 @@
+//! wuzi engine: a Gomoku/Renju board with exact RIF rules, pattern evaluation and search.
+//!
+//! The board keeps, for every empty cell and direction, the line pattern a black or a
+//! white stone would make there, updated incrementally from precomputed tables. Rules,
+//! forbidden moves, evaluation and move generation all read those patterns.
+
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod outcome;
+pub mod pattern;
+pub mod pos;
+pub mod rule;
+pub mod stone;
+
+pub use board::{Board, BoardError, MoveRecord};
+pub use outcome::{Outcome, WinReason};
+pub use pattern::Pattern;
+pub use pos::{NotationError, Pos};
+pub use rule::Rule;
+pub use stone::Stone;

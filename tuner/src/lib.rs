@@ -1,0 +1,1 @@
+//! Tuner: SPSA tuning of engine parameters on top of the arena.
