@@ -16,7 +16,8 @@ pub(crate) const STRIDE: usize = 32;
 /// Cells in the padded array (rows 0..30 of 32).
 pub(crate) const CELLS: usize = 1024;
 /// Index steps of the four directions: horizontal, vertical, diagonal, anti-diagonal.
-pub(crate) const DIR_STEP: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, 1 - STRIDE as isize];
+pub(crate) const DIR_STEP: [isize; 4] =
+    [1, STRIDE as isize, STRIDE as isize + 1, 1 - STRIDE as isize];
 
 /// Padded index of a point.
 #[inline]
@@ -110,7 +111,15 @@ pub struct Board {
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Board({} {}x{}, {} to move)\n{}", self.rule, self.size, self.size, self.side, self.diagram(&[]))
+        write!(
+            f,
+            "Board({} {}x{}, {} to move)\n{}",
+            self.rule,
+            self.size,
+            self.size,
+            self.side,
+            self.diagram(&[])
+        )
     }
 }
 
@@ -177,7 +186,12 @@ impl Board {
     /// A board with stones placed directly (any counts) and no move history. The side to
     /// move is black when the counts are equal, white otherwise; change it with
     /// [`Board::set_side_to_move`].
-    pub fn from_stones(size: usize, rule: Rule, black: &[Pos], white: &[Pos]) -> Result<Board, BoardError> {
+    pub fn from_stones(
+        size: usize,
+        rule: Rule,
+        black: &[Pos],
+        white: &[Pos],
+    ) -> Result<Board, BoardError> {
         let mut b = Board::new(size, rule)?;
         for &p in black {
             b.place(p, Stone::Black)?;
@@ -185,7 +199,11 @@ impl Board {
         for &p in white {
             b.place(p, Stone::White)?;
         }
-        b.set_side_to_move(if black.len() == white.len() { Stone::Black } else { Stone::White });
+        b.set_side_to_move(if black.len() == white.len() {
+            Stone::Black
+        } else {
+            Stone::White
+        });
         Ok(b)
     }
 
@@ -214,7 +232,12 @@ impl Board {
                     'X' | 'x' | 'B' | 'b' => black.push(Pos::new(x, y)),
                     'O' | 'o' | 'W' | 'w' => white.push(Pos::new(x, y)),
                     '.' | '+' | '-' | '*' => {}
-                    _ => return Err(BoardError::Diagram(format!("unknown character '{c}' in row {}", size - r))),
+                    _ => {
+                        return Err(BoardError::Diagram(format!(
+                            "unknown character '{c}' in row {}",
+                            size - r
+                        )))
+                    }
                 }
             }
         }
@@ -255,7 +278,11 @@ impl Board {
 
     /// The hash recomputed from the stones, for checking the incremental one.
     pub fn hash_from_scratch(&self) -> u64 {
-        let mut h = if self.side == Stone::White { ZOBRIST_SIDE } else { 0 };
+        let mut h = if self.side == Stone::White {
+            ZOBRIST_SIDE
+        } else {
+            0
+        };
         for (i, &c) in self.cells.iter().enumerate() {
             if c == BLACK || c == BLACK + 1 {
                 h ^= ZOBRIST[(c - 1) as usize][i];
@@ -307,7 +334,9 @@ impl Board {
 
     /// All stones of one colour, sorted by row then column.
     pub fn stones_of(&self, stone: Stone) -> Vec<Pos> {
-        self.points().filter(|&p| self.stone_at(p) == Some(stone)).collect()
+        self.points()
+            .filter(|&p| self.stone_at(p) == Some(stone))
+            .collect()
     }
 
     /// Every point of the board, row by row from the bottom.
@@ -361,7 +390,8 @@ impl Board {
         debug_assert_eq!(self.cells[idx], EMPTY);
         let stone = self.side;
         let five = self.makes_five_idx(idx, stone);
-        let forbidden = !five && stone == Stone::Black && self.rule == Rule::Renju && self.forbidden_idx(idx);
+        let forbidden =
+            !five && stone == Stone::Black && self.rule == Rule::Renju && self.forbidden_idx(idx);
         let rec = MoveRecord {
             pos: pos_of(idx),
             stone,
@@ -378,7 +408,7 @@ impl Board {
     #[inline]
     pub(crate) fn makes_five_idx(&self, idx: usize, stone: Stone) -> bool {
         let p = &self.pat[idx][stone.index() * 4..stone.index() * 4 + 4];
-        p.iter().any(|&v| v == Pattern::Five as u8)
+        p.contains(&(Pattern::Five as u8))
     }
 
     /// Does a stone of `stone` on the empty point make a winning five?
@@ -553,7 +583,13 @@ impl Board {
                     None if marks.contains(&p) => '*',
                     None => '.',
                 };
-                let sep = if Some(p) == last { '[' } else if x > 0 && Some(Pos::new(x - 1, y)) == last { ']' } else { ' ' };
+                let sep = if Some(p) == last {
+                    '['
+                } else if x > 0 && Some(Pos::new(x - 1, y)) == last {
+                    ']'
+                } else {
+                    ' '
+                };
                 s.push(sep);
                 s.push(c);
             }
@@ -598,7 +634,12 @@ mod tests {
 
     #[test]
     fn five_wins_in_every_direction() {
-        for line in ["a1 a15 b1 b15 c1 c15 d1 d15 e1", "a1 o1 a2 o2 a3 o3 a4 o4 a5", "a1 o1 b2 o2 c3 o3 d4 o4 e5", "a15 o1 b14 o2 c13 o3 d12 o4 e11"] {
+        for line in [
+            "a1 a15 b1 b15 c1 c15 d1 d15 e1",
+            "a1 o1 a2 o2 a3 o3 a4 o4 a5",
+            "a1 o1 b2 o2 c3 o3 d4 o4 e5",
+            "a15 o1 b14 o2 c13 o3 d12 o4 e11",
+        ] {
             let b = Board::from_moves(15, Rule::Renju, &moves(line)).unwrap();
             assert_eq!(
                 b.outcome(),
@@ -615,8 +656,14 @@ mod tests {
     fn occupied_and_off_board_moves_are_errors() {
         let mut b = Board::new(9, Rule::Freestyle).unwrap();
         b.make(Pos::new(4, 4)).unwrap();
-        assert_eq!(b.make(Pos::new(4, 4)), Err(BoardError::Occupied(Pos::new(4, 4))));
-        assert!(matches!(b.make(Pos::new(9, 0)), Err(BoardError::OffBoard(..))));
+        assert_eq!(
+            b.make(Pos::new(4, 4)),
+            Err(BoardError::Occupied(Pos::new(4, 4)))
+        );
+        assert!(matches!(
+            b.make(Pos::new(9, 0)),
+            Err(BoardError::OffBoard(..))
+        ));
         assert!(Board::new(4, Rule::Renju).is_err());
         assert!(Board::new(21, Rule::Renju).is_err());
     }
@@ -626,7 +673,17 @@ mod tests {
         let b = Board::from_moves(15, Rule::Renju, &moves("h8 i9 j10")).unwrap();
         let d = b.diagram(&[]);
         let rows: Vec<&str> = d.lines().take(15).collect();
-        let c = Board::from_diagram(Rule::Renju, &rows.iter().map(|r| r.replace(['[', ']'], " ")).collect::<Vec<_>>().iter().map(|s| s.as_str()).collect::<Vec<_>>()).unwrap();
+        let c = Board::from_diagram(
+            Rule::Renju,
+            &rows
+                .iter()
+                .map(|r| r.replace(['[', ']'], " "))
+                .collect::<Vec<_>>()
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
         assert_eq!(c.stones_of(Stone::Black), b.stones_of(Stone::Black));
         assert_eq!(c.stones_of(Stone::White), b.stones_of(Stone::White));
         assert!(d.starts_with("15"));
@@ -639,7 +696,11 @@ mod tests {
         let mut b = Board::new(5, Rule::Freestyle).unwrap();
         for y in 0..5 {
             for x in 0..5 {
-                let s = if (x + 2 * y) % 4 < 2 { Stone::Black } else { Stone::White };
+                let s = if (x + 2 * y) % 4 < 2 {
+                    Stone::Black
+                } else {
+                    Stone::White
+                };
                 b.place(Pos::new(x, y), s).unwrap();
             }
         }

@@ -5,6 +5,8 @@
 //! forbidden moves, evaluation and move generation all read those patterns.
 
 #![warn(missing_docs)]
+// Board code indexes several parallel arrays by direction; index loops read best there.
+#![allow(clippy::needless_range_loop)]
 
 pub mod board;
 pub mod outcome;
@@ -12,6 +14,7 @@ pub mod pattern;
 pub mod pos;
 pub mod rule;
 pub mod stone;
+pub mod suite;
 
 pub use board::{Board, BoardError, MoveRecord};
 pub use outcome::{Outcome, WinReason};

@@ -319,7 +319,8 @@ impl PatternTable {
 
     /// The table for `rule`, built on first use and shared for the life of the process.
     pub fn get(rule: Rule) -> &'static PatternTable {
-        static TABLES: [OnceLock<PatternTable>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static TABLES: [OnceLock<PatternTable>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         let i = match rule {
             Rule::Freestyle => 0,
             Rule::Standard => 1,

@@ -138,7 +138,10 @@ impl std::str::FromStr for Pos {
             return Err(bad());
         }
         let row: usize = digits.parse().map_err(|_| bad())?;
-        if row == 0 || row > MAX_SIZE || x >= MAX_SIZE {
+        if x >= MAX_SIZE {
+            return Err(bad());
+        }
+        if row == 0 || row > MAX_SIZE {
             return Err(NotationError::OffBoard {
                 token: s.to_string(),
                 size: MAX_SIZE,

@@ -37,23 +37,6 @@ impl Board {
         out
     }
 
-    /// Could black's move on the empty `idx` be forbidden, judging by the line patterns
-    /// alone? False means certainly legal; true means [`Board::forbidden_idx`] must decide.
-    #[inline]
-    pub(crate) fn maybe_forbidden_idx(&self, idx: usize) -> bool {
-        let p = &self.pat[idx];
-        let (mut fours, mut threes, mut over) = (0, 0, false);
-        for &v in &p[..4] {
-            if v == FIVE {
-                return false;
-            }
-            over |= v == OVERLINE;
-            fours += Pattern::from_u8(v).fours();
-            threes += (v == F3) as u32;
-        }
-        over || fours >= 2 || threes >= 2
-    }
-
     /// Exact forbidden test for black on the empty padded index `idx` (renju assumed).
     pub(crate) fn forbidden_idx(&mut self, idx: usize) -> bool {
         let p = self.pat[idx];
@@ -142,7 +125,9 @@ impl Board {
             return format!("{p} is not empty");
         }
         let i = idx_of(p);
-        let pats: Vec<&str> = (0..4).map(|d| Pattern::from_u8(self.pat[i][d]).name()).collect();
+        let pats: Vec<&str> = (0..4)
+            .map(|d| Pattern::from_u8(self.pat[i][d]).name())
+            .collect();
         format!(
             "{} black patterns [horizontal {}, vertical {}, diagonal {}, anti-diagonal {}]: {}",
             pos_of(i),
@@ -150,7 +135,11 @@ impl Board {
             pats[1],
             pats[2],
             pats[3],
-            if self.is_forbidden(p) { "forbidden" } else { "legal" }
+            if self.is_forbidden(p) {
+                "forbidden"
+            } else {
+                "legal"
+            }
         )
     }
 }
@@ -176,7 +165,11 @@ mod tests {
     #[test]
     fn simple_double_three() {
         let mut b = board("g8 h8 i9 i10", "");
-        assert!(b.is_forbidden(Pos::parse("i8", 15).unwrap()), "{}", b.explain_forbidden(Pos::parse("i8", 15).unwrap()));
+        assert!(
+            b.is_forbidden(Pos::parse("i8", 15).unwrap()),
+            "{}",
+            b.explain_forbidden(Pos::parse("i8", 15).unwrap())
+        );
     }
 
     #[test]
