@@ -3,7 +3,9 @@
 
 mod forbidden;
 
+use crate::eval::{EvalWeights, Threat, NTHREAT};
 use crate::pattern::{Pattern, PatternTable, BLACK, EMPTY, WALL};
+use crate::Params;
 use crate::pos::{MAX_SIZE, MIN_SIZE};
 use crate::{NotationError, Outcome, Pos, Rule, Stone, WinReason};
 use std::fmt::Write as _;
@@ -59,6 +61,20 @@ static ZOBRIST: [[u64; CELLS]; 2] = {
 /// XORed into the hash when white is to move.
 const ZOBRIST_SIDE: u64 = 0xD1B5_4A32_D192_ED03;
 
+#[inline]
+fn threat_of(v: u8) -> Threat {
+    match v {
+        1 => Threat::Three,
+        2 => Threat::DoubleThree,
+        3 => Threat::Four,
+        4 => Threat::FourThree,
+        5 => Threat::OpenFour,
+        6 => Threat::Five,
+        7 => Threat::Forbidden,
+        _ => Threat::None,
+    }
+}
+
 /// A problem with a position or a move.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum BoardError {
@@ -107,6 +123,19 @@ pub struct Board {
     pat: [[u8; 8]; CELLS],
     history: Vec<MoveRecord>,
     table: &'static PatternTable,
+    /// Evaluation weights in force.
+    weights: EvalWeights,
+    /// Per empty cell and colour: the cell's value (0 for occupied cells).
+    cval: [[i32; 2]; CELLS],
+    /// Per empty cell and colour: the cell's threat class (`None` for occupied cells).
+    ccls: [[u8; 2]; CELLS],
+    /// Per colour: sum of `cval` over empty cells.
+    sum: [i32; 2],
+    /// Per colour: how many empty cells hold each threat class.
+    cnt: [[u16; NTHREAT]; 2],
+    /// Stones within the candidate radius of each cell.
+    near: [u8; CELLS],
+    radius: usize,
 }
 
 impl std::fmt::Debug for Board {
@@ -150,6 +179,13 @@ impl Board {
             pat: [[0; 8]; CELLS],
             history: Vec::with_capacity(size * size),
             table: PatternTable::get(rule),
+            weights: EvalWeights::new(&Params::default(), rule),
+            cval: [[0; 2]; CELLS],
+            ccls: [[0; 2]; CELLS],
+            sum: [0; 2],
+            cnt: [[0; NTHREAT]; 2],
+            near: [0; CELLS],
+            radius: Params::default().radius as usize,
         };
         for y in 0..size {
             for x in 0..size {
@@ -171,6 +207,102 @@ impl Board {
             }
         }
         Ok(b)
+    }
+
+    /// Uses the evaluation weights and candidate radius of a parameter set.
+    pub fn set_params(&mut self, params: &Params) {
+        self.weights = EvalWeights::new(params, self.rule);
+        self.radius = params.radius.clamp(1, 3) as usize;
+        self.cval = [[0; 2]; CELLS];
+        self.ccls = [[0; 2]; CELLS];
+        self.sum = [0; 2];
+        self.cnt = [[0; NTHREAT]; 2];
+        self.near = [0; CELLS];
+        for i in 0..CELLS {
+            match self.cells[i] {
+                EMPTY => self.recell(i),
+                WALL => {}
+                _ => self.add_near(i, 1),
+            }
+        }
+    }
+
+    /// Static evaluation for the side to move: own potential minus the opponent's,
+    /// weighted by the defence factor, plus the tempo bonus.
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        let me = self.side.index();
+        self.sum[me] - self.sum[1 - me] * self.weights.defence / 100 + self.weights.tempo
+    }
+
+    /// How many empty cells give `stone` the threat class `t`.
+    #[inline]
+    pub fn threat_count(&self, stone: Stone, t: Threat) -> u32 {
+        self.cnt[stone.index()][t as usize] as u32
+    }
+
+    /// The threat class of a stone of `stone` on the empty point `p`.
+    pub fn threat(&self, p: Pos, stone: Stone) -> Threat {
+        if !self.is_empty_at(p) {
+            return Threat::None;
+        }
+        threat_of(self.ccls[idx_of(p)][stone.index()])
+    }
+
+    /// Threat class by padded index.
+    #[inline]
+    pub(crate) fn threat_idx(&self, idx: usize, c: usize) -> Threat {
+        threat_of(self.ccls[idx][c])
+    }
+
+    /// Value of a stone of colour index `c` on the empty `idx`.
+    #[inline]
+    pub(crate) fn value_idx(&self, idx: usize, c: usize) -> i32 {
+        self.cval[idx][c]
+    }
+
+    /// Is the empty `idx` within the candidate radius of some stone?
+    #[inline]
+    pub(crate) fn is_near(&self, idx: usize) -> bool {
+        self.near[idx] > 0
+    }
+
+    /// The raw cell array (padded), for move generation.
+    #[inline]
+    pub(crate) fn cell_raw(&self, idx: usize) -> u8 {
+        self.cells[idx]
+    }
+
+    fn add_near(&mut self, idx: usize, delta: i8) {
+        let r = self.radius as isize;
+        for dy in -r..=r {
+            for dx in -r..=r {
+                let c = (idx as isize + dy * STRIDE as isize + dx) as usize;
+                self.near[c] = self.near[c].wrapping_add_signed(delta);
+            }
+        }
+    }
+
+    /// Recomputes both colours' value and class of the cell at `idx` from its patterns.
+    #[inline]
+    fn recell(&mut self, idx: usize) {
+        for c in 0..2 {
+            let (v, t) = if self.cells[idx] == EMPTY {
+                self.weights.cell(c, &self.pat[idx][c * 4..c * 4 + 4])
+            } else {
+                (0, Threat::None)
+            };
+            self.sum[c] += v - self.cval[idx][c];
+            self.cval[idx][c] = v;
+            let old = self.ccls[idx][c] as usize;
+            if old != 0 {
+                self.cnt[c][old] -= 1;
+            }
+            if t != Threat::None {
+                self.cnt[c][t as usize] += 1;
+            }
+            self.ccls[idx][c] = t as u8;
+        }
     }
 
     /// A board after playing `moves` in order from the empty board, black first.
@@ -439,6 +571,7 @@ impl Board {
         let [b, w] = self.table.lookup(k20);
         self.pat[idx][d] = b;
         self.pat[idx][4 + d] = w;
+        self.recell(idx);
     }
 
     /// Sets a cell and updates lines, hash and the patterns of the empty cells it affects.
@@ -446,6 +579,8 @@ impl Board {
         self.cells[idx] = stone as u8 + 1;
         self.hash ^= ZOBRIST[stone.index()][idx];
         self.stones += 1;
+        self.recell(idx);
+        self.add_near(idx, 1);
         self.update_around(idx, stone as u64 + 1);
     }
 
@@ -455,6 +590,7 @@ impl Board {
         self.cells[idx] = EMPTY;
         self.hash ^= ZOBRIST[stone as usize][idx];
         self.stones -= 1;
+        self.add_near(idx, -1);
         self.update_around(idx, EMPTY as u64);
     }
 

@@ -8,17 +8,25 @@
 // Board code indexes several parallel arrays by direction; index loops read best there.
 #![allow(clippy::needless_range_loop)]
 
+pub mod bench;
 pub mod board;
+pub mod eval;
 pub mod outcome;
+pub mod params;
 pub mod pattern;
 pub mod pos;
 pub mod rule;
+pub mod search;
 pub mod stone;
 pub mod suite;
+pub mod threat;
+pub mod tt;
 
 pub use board::{Board, BoardError, MoveRecord};
 pub use outcome::{Outcome, WinReason};
+pub use params::{ParamError, ParamSpec, Params};
 pub use pattern::Pattern;
 pub use pos::{NotationError, Pos};
 pub use rule::Rule;
+pub use search::{Engine, Limits, SearchResult};
 pub use stone::Stone;

@@ -1,10 +1,12 @@
 //! `wuzi`: the engine's command line.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use wuzi_engine::{suite, Board, Pos, Rule, Stone};
+use std::time::Instant;
+use wuzi_engine::search::{mate_distance, Info};
+use wuzi_engine::{bench, suite, Board, Engine, Limits, Params, Pos, Rule, Stone};
 
 #[derive(Parser)]
 #[command(
@@ -37,7 +39,73 @@ enum Command {
         /// Files or folders of `.toml` suites.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        params: ParamArgs,
     },
+    /// Search a position and print depth-by-depth progress and the best move.
+    Analyze {
+        #[command(flatten)]
+        pos: PositionArgs,
+        #[command(flatten)]
+        params: ParamArgs,
+        /// Node limit.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Depth limit.
+        #[arg(long)]
+        depth: Option<i32>,
+        /// Time limit in milliseconds.
+        #[arg(long)]
+        time_ms: Option<u64>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search the fixed bench positions; prints total nodes (the behaviour signature).
+    Bench {
+        #[command(flatten)]
+        params: ParamArgs,
+        /// Depth per position.
+        #[arg(long, default_value_t = bench::DEPTH)]
+        depth: i32,
+        /// Time per position in milliseconds instead of a depth (reports depth reached).
+        #[arg(long)]
+        time_ms: Option<u64>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// List the tunable parameters (or print them as a TOML file with --toml).
+    Params {
+        #[command(flatten)]
+        params: ParamArgs,
+        /// Print a complete parameter file.
+        #[arg(long)]
+        toml: bool,
+    },
+}
+
+/// A parameter set: a TOML file plus overrides.
+#[derive(Args, Clone, Default)]
+struct ParamArgs {
+    /// Parameter file (TOML, `name = value`).
+    #[arg(long = "params")]
+    file: Option<PathBuf>,
+    /// Override one parameter (`name=value`); repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+}
+
+impl ParamArgs {
+    fn load(&self) -> Result<Params> {
+        Ok(Params::from_file_and_settings(self.file.as_deref(), &self.set)?)
+    }
 }
 
 /// A position given as a move list or as stones placed directly.
@@ -122,8 +190,8 @@ fn run() -> Result<ExitCode> {
                 None => println!("rule {}, {} to move", b.rule(), b.side_to_move()),
             }
         }
-        Command::Suite { paths } => {
-            let report = suite::run(&paths, None)?;
+        Command::Suite { paths, params } => {
+            let report = suite::run(&paths, &params.load()?)?;
             for f in &report.failures {
                 println!("{f}");
             }
@@ -132,8 +200,142 @@ fn run() -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
+        Command::Analyze {
+            pos,
+            params,
+            nodes,
+            depth,
+            time_ms,
+            threads,
+            hash_mb,
+            json,
+        } => {
+            let b = pos.board()?;
+            if let Some(o) = b.outcome() {
+                bail!("the game is over: {o}");
+            }
+            let limits = Limits {
+                depth,
+                nodes,
+                time_ms,
+                clock: None,
+            };
+            let limits = if limits == Limits::default() { Limits::time_ms(1000) } else { limits };
+            let mut engine = Engine::new(params.load()?, hash_mb, threads);
+            let mut print = |i: &Info| {
+                let ms = i.elapsed.as_millis().max(1) as u64;
+                println!(
+                    "depth {:>2}/{:<2} score {:>7} nodes {:>10} nps {:>9} time {:>6}ms pv {}",
+                    i.depth,
+                    i.seldepth,
+                    score_text(i.score),
+                    i.nodes,
+                    i.nodes * 1000 / ms,
+                    ms,
+                    Pos::format_list(&i.pv)
+                );
+            };
+            let r = if json {
+                engine.search(&b, &limits, None)
+            } else {
+                engine.search(&b, &limits, Some(&mut print))
+            };
+            if json {
+                let v = serde_json::json!({
+                    "best": r.best.map(|p| p.to_string()),
+                    "score": r.score,
+                    "mate": r.mate,
+                    "depth": r.depth,
+                    "seldepth": r.seldepth,
+                    "nodes": r.nodes,
+                    "time_ms": r.time_ms,
+                    "nps": r.nodes * 1000 / r.time_ms.max(1),
+                    "pv": r.pv.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+                    "source": r.source,
+                });
+                println!("{v}");
+            } else {
+                println!(
+                    "best {} score {} ({}) nodes {} time {}ms",
+                    r.best.map_or("none".into(), |p| p.to_string()),
+                    score_text(r.score),
+                    r.source,
+                    r.nodes,
+                    r.time_ms
+                );
+            }
+        }
+        Command::Bench { params, depth, time_ms, threads } => {
+            let p = params.load()?;
+            let limits = match time_ms {
+                Some(t) => Limits::time_ms(t),
+                None => Limits::depth(depth),
+            };
+            let t = Instant::now();
+            let mut total = 0u64;
+            let mut run_one = |l: &bench::BenchLine| {
+                total += l.nodes;
+                println!(
+                    "{:<24} depth {:>2} nodes {:>10} time {:>6}ms nps {:>9} best {:<4} score {}",
+                    l.name,
+                    l.depth,
+                    l.nodes,
+                    l.ms,
+                    l.nodes * 1000 / l.ms.max(1),
+                    l.best.map_or("-".into(), |p| p.to_string()),
+                    score_text(l.score)
+                );
+            };
+            if threads > 1 {
+                for &(name, rule, size, moves) in bench::POSITIONS {
+                    let b = bench::board_of(rule, size, moves);
+                    let mut e = Engine::new(p.clone(), 16, threads);
+                    let s = Instant::now();
+                    let r = e.search(&b, &limits, None);
+                    run_one(&bench::BenchLine {
+                        name,
+                        nodes: r.nodes,
+                        best: r.best,
+                        score: r.score,
+                        ms: s.elapsed().as_millis() as u64,
+                        depth: r.depth,
+                    });
+                }
+            } else {
+                bench::run(&p, &limits, &mut run_one);
+            }
+            let ms = t.elapsed().as_millis().max(1) as u64;
+            println!("Bench: {total} nodes {ms} ms {} nps", total * 1000 / ms);
+        }
+        Command::Params { params, toml } => {
+            let p = params.load()?;
+            if toml {
+                print!("{}", p.to_toml());
+            } else {
+                for s in Params::SPECS {
+                    println!(
+                        "{:<20} {:>8}  default {:>7}  range {}..={}  step {}  {}",
+                        s.name,
+                        p.get(s.name).unwrap_or_default(),
+                        s.default,
+                        s.min,
+                        s.max,
+                        s.step,
+                        s.help.trim()
+                    );
+                }
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn score_text(score: i32) -> String {
+    match mate_distance(score) {
+        Some(m) if m > 0 => format!("win{m}"),
+        Some(m) => format!("loss{}", -m),
+        None => score.to_string(),
+    }
 }
 
 fn main() -> ExitCode {

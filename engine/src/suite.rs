@@ -18,7 +18,8 @@
 //! `play` + `result` (`black`, `white`, `draw` or `none`) + optional `reason`
 //! (`five` or `forbidden`). Without `play`, `result` checks the position as given.
 
-use crate::{Board, Outcome, Pos, Rule, Stone, WinReason};
+use crate::search::Limits;
+use crate::{Board, Outcome, Params, Pos, Rule, Stone, WinReason};
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -166,10 +167,6 @@ impl Case {
         self.best.is_some() || self.avoid.is_some() || self.win.is_some()
     }
 }
-
-/// Checks a case's tactical expectations; supplied by the search so that the rules-only
-/// part of the suite does not depend on it.
-pub type TacticsCheck<'a> = dyn Fn(&Case, &mut Board) -> Result<(), String> + 'a;
 
 /// A failed case.
 #[derive(Debug, Clone)]
@@ -334,21 +331,52 @@ pub fn check_rules(case: &Case, file: &SuiteFile, board: &mut Board) -> Result<(
     Ok(())
 }
 
-/// Runs every case of the given files and folders. `tactics` checks the tactical
-/// expectations; without it, cases that need a search fail with a clear message.
-pub fn run(paths: &[PathBuf], tactics: Option<&TacticsCheck<'_>>) -> Result<Report, SuiteError> {
+/// Default node budget of a tactics case that names none.
+pub const DEFAULT_NODES: u64 = 200_000;
+
+/// Checks a case's tactical expectations with a single-threaded, node-limited search.
+pub fn check_tactics(case: &Case, board: &mut Board, params: &Params) -> Result<(), String> {
+    let size = board.size();
+    let limits = Limits::nodes(case.nodes.unwrap_or(DEFAULT_NODES));
+    let r = crate::search::search_once(board, params, &limits);
+    let shown = || {
+        format!(
+            "played {} (score {}, mate {:?}, {} nodes, pv {})",
+            r.best.map_or("none".to_string(), |p| p.to_string()),
+            r.score,
+            r.mate,
+            r.nodes,
+            Pos::format_list(&r.pv)
+        )
+    };
+    if let Some(best) = &case.best {
+        let accepted = points(best, size)?;
+        if !r.best.is_some_and(|m| accepted.contains(&m)) {
+            return Err(format!("expected one of [{}], {}", Pos::format_list(&accepted), shown()));
+        }
+    }
+    if let Some(avoid) = &case.avoid {
+        let bad = points(avoid, size)?;
+        if r.best.is_some_and(|m| bad.contains(&m)) {
+            return Err(format!("must avoid [{}], {}", Pos::format_list(&bad), shown()));
+        }
+    }
+    match case.win {
+        Some(true) if !r.mate.is_some_and(|m| m > 0) => Err(format!("expected a proven win, {}", shown())),
+        Some(false) if r.mate.is_some_and(|m| m > 0) => Err(format!("claimed a win that does not exist, {}", shown())),
+        _ => Ok(()),
+    }
+}
+
+/// Runs every case of the given files and folders; tactical cases search with `params`.
+pub fn run(paths: &[PathBuf], params: &Params) -> Result<Report, SuiteError> {
     let mut report = Report::default();
     for path in collect_files(paths)? {
         let file = load(&path)?;
         for case in &file.cases {
             let result = case.board(&file).and_then(|mut board| {
                 if case.is_tactical() {
-                    match tactics {
-                        Some(t) => t(case, &mut board)?,
-                        None => {
-                            return Err("needs a search, which this runner was not given".into())
-                        }
-                    }
+                    check_tactics(case, &mut board.clone(), params)?;
                 }
                 check_rules(case, &file, &mut board)
             });
@@ -375,11 +403,21 @@ mod tests {
 
     #[test]
     fn rule_suite_passes() {
-        let report = run(&[suites().join("rules")], None).expect("suite files parse");
+        let report = run(&[suites().join("rules")], &Params::default()).expect("suite files parse");
         for f in &report.failures {
             eprintln!("{f}");
         }
         assert!(report.passed >= 100, "only {} rule cases", report.passed);
+        assert!(report.ok(), "{report}");
+    }
+
+    #[test]
+    fn tactics_suite_passes() {
+        let report = run(&[suites().join("tactics")], &Params::default()).expect("suite files parse");
+        for f in &report.failures {
+            eprintln!("{f}");
+        }
+        assert!(report.passed + report.failures.len() >= 80, "only {} tactics cases", report.passed);
         assert!(report.ok(), "{report}");
     }
 

@@ -1,0 +1,354 @@
+//! Tunable parameters, each declared once.
+//!
+//! One `declare_params!` entry (name, default, min, max, SPSA step, meaning) yields the
+//! [`Params`] field, its default, get/set by name, TOML load and save, and the entry of
+//! [`Params::SPECS`] that the tuner iterates. All values are integers (weights in score
+//! units, factors in percent) so that results never depend on floating-point details.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use thiserror::Error;
+
+/// One tunable's declaration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// Name used in TOML files, `--set` and the tuner.
+    pub name: &'static str,
+    /// Shipped value.
+    pub default: i32,
+    /// Smallest allowed value.
+    pub min: i32,
+    /// Largest allowed value.
+    pub max: i32,
+    /// Suggested SPSA perturbation at the end of a tune (`c_end`).
+    pub step: f64,
+    /// What the parameter does, in one line.
+    pub help: &'static str,
+}
+
+/// A parameter file or setting that cannot be used.
+#[derive(Debug, Error, PartialEq)]
+pub enum ParamError {
+    /// No parameter has this name.
+    #[error("unknown parameter '{0}' (see `wuzi params` for the list)")]
+    Unknown(String),
+    /// A value outside the declared range.
+    #[error("parameter '{name}' = {value} is out of range {min}..={max}")]
+    OutOfRange {
+        /// The parameter.
+        name: String,
+        /// The rejected value.
+        value: i64,
+        /// Smallest allowed.
+        min: i32,
+        /// Largest allowed.
+        max: i32,
+    },
+    /// A value that is not an integer.
+    #[error("parameter '{name}': expected an integer, got '{value}'")]
+    NotInteger {
+        /// The parameter.
+        name: String,
+        /// The rejected text.
+        value: String,
+    },
+    /// A `name=value` setting without `=`.
+    #[error("bad setting '{0}': expected name=value")]
+    BadSetting(String),
+    /// Malformed TOML.
+    #[error("{0}")]
+    Toml(String),
+    /// The file could not be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+macro_rules! declare_params {
+    ($( $(#[doc = $doc:literal])* $name:ident = $default:literal, $min:literal ..= $max:literal, step $step:literal; )*) => {
+        /// The engine's tunable parameters. See [`Params::SPECS`] for ranges and meanings.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct Params {
+            $( $(#[doc = $doc])* pub $name: i32, )*
+        }
+
+        impl Default for Params {
+            fn default() -> Self {
+                Params { $( $name: $default, )* }
+            }
+        }
+
+        impl Params {
+            /// Every parameter's declaration, in declaration order.
+            pub const SPECS: &'static [ParamSpec] = &[
+                $( ParamSpec {
+                    name: stringify!($name),
+                    default: $default,
+                    min: $min,
+                    max: $max,
+                    step: $step,
+                    help: concat!($($doc),*),
+                }, )*
+            ];
+
+            /// The value of a parameter by name.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $( stringify!($name) => Some(self.$name), )*
+                    _ => None,
+                }
+            }
+
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $( stringify!($name) => Some(&mut self.$name), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+declare_params! {
+    /// Cell where a stone makes five (the side has a four there).
+    w_five = 2000, 200..=20000, step 100.0;
+    /// Cell where a stone makes an open four (the side has an open three).
+    w_open_four = 700, 50..=5000, step 40.0;
+    /// Cell where a stone makes two fours on one line.
+    w_double_four_line = 700, 50..=5000, step 40.0;
+    /// Cell where a stone makes a simple four (the side has a closed three or split shape).
+    w_four = 160, 10..=2000, step 10.0;
+    /// Cell where a stone makes an open three (open or split).
+    w_open_three = 110, 5..=1000, step 8.0;
+    /// Cell where a stone makes a closed three.
+    w_three = 30, 0..=500, step 3.0;
+    /// Cell where a stone makes an open two.
+    w_open_two = 22, 0..=300, step 2.0;
+    /// Cell where a stone makes a closed two.
+    w_two = 6, 0..=100, step 1.0;
+    /// Cell where a stone makes an open one (room for an open two).
+    w_open_one = 3, 0..=50, step 1.0;
+    /// Cell where a stone makes a closed one.
+    w_one = 1, 0..=20, step 0.5;
+    /// Extra for a cell where a stone makes a four and an open three at once.
+    w_four_three = 900, 0..=8000, step 50.0;
+    /// Extra for a cell where a stone makes two open threes (never for renju black).
+    w_double_three = 400, 0..=5000, step 30.0;
+    /// Extra for a cell where a stone makes two fours in different lines (never for renju black).
+    w_double_four = 1200, 0..=8000, step 60.0;
+    /// Extra for a cell where a stone makes an open three and an open two.
+    w_three_two = 60, 0..=1000, step 5.0;
+    /// How much the opponent's potential counts against one's own, in percent.
+    defence = 90, 20..=200, step 5.0;
+    /// Renju black's potential is scaled by this percentage (forbidden-move risk).
+    black_penalty = 92, 50..=120, step 3.0;
+    /// Diagonal lines' potential, in percent of straight lines'.
+    diagonal = 100, 50..=120, step 3.0;
+    /// Bonus for the side to move.
+    tempo = 20, 0..=300, step 5.0;
+    /// Candidate moves lie within this square radius of a stone (1-3).
+    radius = 2, 1..=3, step 0.5;
+    /// Most moves searched at an interior node (after threat gating).
+    cand_cap = 24, 4..=80, step 2.0;
+    /// Late-move reduction: base, in hundredths of a ply.
+    lmr_base = 60, 0..=300, step 10.0;
+    /// Late-move reduction: divisor, in hundredths (larger reduces less).
+    lmr_div = 220, 100..=600, step 15.0;
+    /// Moves searched at full depth before reductions start.
+    lmr_moves = 3, 1..=12, step 0.5;
+    /// Extension, in plies, for a move that blocks an opponent's four or makes a four (0 or 1).
+    ext_four = 1, 0..=1, step 0.5;
+    /// Plies of fours searched past the horizon (VCF quiescence).
+    qs_depth = 10, 0..=30, step 1.0;
+    /// Node budget of the VCF solver at the root.
+    vcf_nodes = 20000, 0..=2000000, step 2000.0;
+    /// Node budget of the VCT solver at the root (0 disables it).
+    vct_nodes = 30000, 0..=2000000, step 3000.0;
+    /// Deepest VCT sequence tried, in attacker moves.
+    vct_depth = 6, 1..=20, step 1.0;
+    /// Aspiration window half-width around the previous iteration's score.
+    aspiration = 60, 5..=1000, step 10.0;
+}
+
+impl Params {
+    /// The declaration of one parameter.
+    pub fn spec(name: &str) -> Option<&'static ParamSpec> {
+        Self::SPECS.iter().find(|s| s.name == name)
+    }
+
+    /// Sets a parameter by name, checking its range.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        let spec = Self::spec(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        if value < spec.min as i64 || value > spec.max as i64 {
+            return Err(ParamError::OutOfRange {
+                name: name.to_string(),
+                value,
+                min: spec.min,
+                max: spec.max,
+            });
+        }
+        *self.slot(name).expect("declared") = value as i32;
+        Ok(())
+    }
+
+    /// Applies a `name=value` setting (as given to `--set`).
+    pub fn apply_setting(&mut self, setting: &str) -> Result<(), ParamError> {
+        let (name, value) = setting
+            .split_once('=')
+            .ok_or_else(|| ParamError::BadSetting(setting.to_string()))?;
+        let (name, value) = (name.trim(), value.trim());
+        let v: i64 = match value.parse::<i64>() {
+            Ok(v) => v,
+            // Accept 12.0 but not 12.5: parameters are integers.
+            Err(_) => match value.parse::<f64>() {
+                Ok(f) if f.fract() == 0.0 && f.abs() < 1e15 => f as i64,
+                _ => {
+                    if Self::spec(name).is_none() {
+                        return Err(ParamError::Unknown(name.to_string()));
+                    }
+                    return Err(ParamError::NotInteger {
+                        name: name.to_string(),
+                        value: value.to_string(),
+                    });
+                }
+            },
+        };
+        self.set(name, v)
+    }
+
+    /// Parses a parameter file: `name = value` lines; missing names keep their defaults.
+    pub fn from_toml(text: &str) -> Result<Params, ParamError> {
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ParamError::Toml(e.to_string()))?;
+        let mut p = Params::default();
+        for (name, value) in &table {
+            let v = match value {
+                toml::Value::Integer(i) => *i,
+                toml::Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => *f as i64,
+                other => {
+                    if Self::spec(name).is_none() {
+                        return Err(ParamError::Unknown(name.clone()));
+                    }
+                    return Err(ParamError::NotInteger {
+                        name: name.clone(),
+                        value: other.to_string(),
+                    });
+                }
+            };
+            p.set(name, v)?;
+        }
+        Ok(p)
+    }
+
+    /// Reads a parameter file.
+    pub fn load(path: &Path) -> Result<Params, ParamError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ParamError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Self::from_toml(&text).map_err(|e| match e {
+            ParamError::Toml(m) => ParamError::Toml(format!("{}: {m}", path.display())),
+            e => e,
+        })
+    }
+
+    /// Writes every parameter as `name = value` with its meaning and range as a comment.
+    pub fn to_toml(&self) -> String {
+        let mut s = String::new();
+        for spec in Self::SPECS {
+            let _ = writeln!(s, "# {} (default {}, {}..={})", spec.help.trim(), spec.default, spec.min, spec.max);
+            let _ = writeln!(s, "{} = {}\n", spec.name, self.get(spec.name).expect("declared"));
+        }
+        s
+    }
+
+    /// Writes the parameter file.
+    pub fn save(&self, path: &Path) -> Result<(), ParamError> {
+        std::fs::write(path, self.to_toml()).map_err(|e| ParamError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Loads `file` (if given) and then applies `settings` in order.
+    pub fn from_file_and_settings(file: Option<&Path>, settings: &[String]) -> Result<Params, ParamError> {
+        let mut p = match file {
+            Some(f) => Params::load(f)?,
+            None => Params::default(),
+        };
+        for s in settings {
+            p.apply_setting(s)?;
+        }
+        Ok(p)
+    }
+
+    /// Only the parameters that differ from the defaults, as `name=value` pairs.
+    pub fn diff_from_default(&self) -> Vec<(String, i32)> {
+        let d = Params::default();
+        Self::SPECS
+            .iter()
+            .filter(|s| self.get(s.name) != d.get(s.name))
+            .map(|s| (s.name.to_string(), self.get(s.name).expect("declared")))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_consistent() {
+        let d = Params::default();
+        let mut names = std::collections::HashSet::new();
+        for s in Params::SPECS {
+            assert!(names.insert(s.name), "duplicate {}", s.name);
+            assert!(s.min <= s.default && s.default <= s.max, "{} default out of range", s.name);
+            assert!(s.step > 0.0, "{}", s.name);
+            assert!(!s.help.is_empty(), "{}", s.name);
+            assert_eq!(d.get(s.name), Some(s.default));
+        }
+    }
+
+    #[test]
+    fn shipped_default_file_matches_the_declaration() {
+        // Guards drift between the code's defaults and suites/params/default.toml.
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params/default.toml");
+        let text = std::fs::read_to_string(&path).expect("default.toml exists");
+        let p = Params::from_toml(&text).unwrap();
+        assert_eq!(p, Params::default());
+        let table: toml::Table = text.parse().unwrap();
+        for s in Params::SPECS {
+            assert!(table.contains_key(s.name), "default.toml lacks {}", s.name);
+        }
+        assert_eq!(table.len(), Params::SPECS.len());
+    }
+
+    #[test]
+    fn toml_round_trip() {
+        let mut p = Params::default();
+        p.set("defence", 120).unwrap();
+        p.set("radius", 3).unwrap();
+        assert_eq!(Params::from_toml(&p.to_toml()).unwrap(), p);
+        assert_eq!(p.diff_from_default(), vec![("defence".to_string(), 120), ("radius".to_string(), 3)]);
+    }
+
+    #[test]
+    fn errors_name_key_and_range() {
+        let e = Params::from_toml("defense = 3").unwrap_err();
+        assert_eq!(e, ParamError::Unknown("defense".into()));
+        let e = Params::from_toml("radius = 7").unwrap_err();
+        assert_eq!(e.to_string(), "parameter 'radius' = 7 is out of range 1..=3");
+        let e = Params::from_toml("radius = \"two\"").unwrap_err();
+        assert!(e.to_string().contains("radius"), "{e}");
+        assert!(matches!(Params::from_toml("radius = "), Err(ParamError::Toml(_))));
+        let mut p = Params::default();
+        assert_eq!(p.apply_setting("radius"), Err(ParamError::BadSetting("radius".into())));
+        assert!(p.apply_setting("radius=2.5").is_err());
+        p.apply_setting("radius = 1").unwrap();
+        assert_eq!(p.radius, 1);
+    }
+}

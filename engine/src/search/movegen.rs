@@ -1,0 +1,218 @@
+//! Move generation: candidates near stones, gated by threats, ordered by pattern value.
+
+use super::Worker;
+use crate::board::{Board, PAD, STRIDE};
+use crate::eval::Threat;
+use crate::{Params, Rule, Stone};
+
+const MAX_MOVES: usize = 400;
+
+/// A fixed-capacity list of (cell, ordering score), sorted best first once generated.
+pub(super) struct MoveList {
+    moves: [(u16, i32); MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    pub(super) fn new() -> MoveList {
+        MoveList {
+            moves: [(0, 0); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: usize, score: i32) {
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = (m as u16, score);
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub(super) fn get(&self, i: usize) -> (usize, i32) {
+        let (m, s) = self.moves[i];
+        (m as usize, s)
+    }
+
+    fn sort(&mut self) {
+        // Ties broken by cell index so the order never depends on anything but the position.
+        self.moves[..self.len].sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
+}
+
+#[inline]
+fn needs_check(board: &Board, stone: Stone, t: Threat) -> bool {
+    stone == Stone::Black
+        && board.rule() == Rule::Renju
+        && matches!(t, Threat::DoubleThree | Threat::FourThree | Threat::OpenFour | Threat::Forbidden)
+}
+
+/// Is a move by `stone` on the empty `idx` legal?
+#[inline]
+fn legal(board: &mut Board, idx: usize, stone: Stone) -> bool {
+    let t = board.threat_idx(idx, stone.index());
+    if t == Threat::Forbidden && stone == Stone::Black && board.rule() == Rule::Renju {
+        return false;
+    }
+    !needs_check(board, stone, t) || !board.forbidden_idx(idx)
+}
+
+/// Does `stone` threaten to make an open four (or double four) with a legal move?
+fn threatens_open_four(board: &mut Board, stone: Stone) -> bool {
+    if board.threat_count(stone, Threat::OpenFour) == 0 {
+        return false;
+    }
+    if !(stone == Stone::Black && board.rule() == Rule::Renju) {
+        return true;
+    }
+    for_each_cell(board.size(), |i| board.threat_idx(i, 0) == Threat::OpenFour)
+        .into_iter()
+        .any(|i| !board.forbidden_idx(i))
+}
+
+fn for_each_cell(n: usize, mut pred: impl FnMut(usize) -> bool) -> Vec<usize> {
+    let mut out = Vec::new();
+    for y in 0..n {
+        let row = (y + PAD) * STRIDE + PAD;
+        for i in row..row + n {
+            if pred(i) {
+                out.push(i);
+            }
+        }
+    }
+    out
+}
+
+/// Ordering score of a quiet candidate: own value (attack) plus the opponent's (defence),
+/// with the decisive classes first.
+#[inline]
+fn order_score(board: &Board, idx: usize, me: Stone) -> i32 {
+    let op = me.opp();
+    let tm = board.threat_idx(idx, me.index());
+    let to = board.threat_idx(idx, op.index());
+    let class = match (tm, to) {
+        (Threat::OpenFour, _) => 1 << 24,
+        (Threat::FourThree, _) => 1 << 23,
+        (_, Threat::OpenFour | Threat::FourThree) => 1 << 22,
+        (Threat::DoubleThree, _) => 1 << 21,
+        _ => 0,
+    };
+    class + board.value_idx(idx, me.index()) + board.value_idx(idx, op.index())
+}
+
+/// Moves of an interior node: all legal candidates near stones, or only fours and defences
+/// when the opponent threatens an open four.
+pub(super) fn generate(w: &mut Worker<'_>, list: &mut MoveList, tt_move: usize, ply: usize) {
+    let me = w.board.side_to_move();
+    let op = me.opp();
+    let n = w.board.size();
+    let gated = threatens_open_four(&mut w.board, op);
+    let killers = w.killers[ply];
+    for y in 0..n {
+        let row = (y + PAD) * STRIDE + PAD;
+        for i in row..row + n {
+            if w.board.cell_raw(i) != 0 || !w.board.is_near(i) {
+                continue;
+            }
+            if gated && !w.board.threat_idx(i, me.index()).is_four() && w.board.threat_idx(i, op.index()) < Threat::Four {
+                continue;
+            }
+            if !legal(&mut w.board, i, me) {
+                continue;
+            }
+            let mut s = order_score(&w.board, i, me);
+            if i == tt_move {
+                s += 1 << 28;
+            } else if i as u16 == killers[0] {
+                s += 3000;
+            } else if i as u16 == killers[1] {
+                s += 2000;
+            }
+            s += w.history[me.index()][i] / 8;
+            list.push(i, s);
+        }
+    }
+    list.sort();
+}
+
+/// Own four-making moves (for VCF quiescence), best first.
+pub(super) fn fours(w: &mut Worker<'_>, list: &mut MoveList) {
+    let me = w.board.side_to_move();
+    let n = w.board.size();
+    for y in 0..n {
+        let row = (y + PAD) * STRIDE + PAD;
+        for i in row..row + n {
+            let t = w.board.threat_idx(i, me.index());
+            if matches!(t, Threat::Four | Threat::FourThree) && legal(&mut w.board, i, me) {
+                let s = order_score(&w.board, i, me);
+                list.push(i, s);
+            }
+        }
+    }
+    list.sort();
+}
+
+/// All legal root moves, best first (the centre on an empty board).
+pub(super) fn root_moves(board: &mut Board, params: &Params) -> Vec<(usize, i32)> {
+    let n = board.size();
+    let me = board.side_to_move();
+    if board.stone_count() == 0 {
+        let c = (n / 2 + PAD) * STRIDE + n / 2 + PAD;
+        return vec![(c, 0)];
+    }
+    let gated = threatens_open_four(board, me.opp());
+    let mut out = Vec::new();
+    for y in 0..n {
+        let row = (y + PAD) * STRIDE + PAD;
+        for i in row..row + n {
+            if board.cell_raw(i) != 0 || !board.is_near(i) {
+                continue;
+            }
+            if gated && !board.threat_idx(i, me.index()).is_four() && board.threat_idx(i, me.opp().index()) < Threat::Four {
+                continue;
+            }
+            if legal(board, i, me) {
+                out.push((i, order_score(board, i, me)));
+            }
+        }
+    }
+    if out.is_empty() {
+        // Nothing near the stones is legal: fall back to any legal point.
+        if let Some(i) = any_legal(board) {
+            out.push((i, 0));
+        }
+    }
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let _ = params;
+    out
+}
+
+/// Some legal move for the side to move, preferring points near stones.
+pub(super) fn any_legal(board: &mut Board) -> Option<usize> {
+    let me = board.side_to_move();
+    let n = board.size();
+    let mut far = None;
+    for y in 0..n {
+        let row = (y + PAD) * STRIDE + PAD;
+        for i in row..row + n {
+            if board.cell_raw(i) == 0 && legal(board, i, me) {
+                if board.is_near(i) || board.stone_count() == 0 {
+                    return Some(i);
+                }
+                far.get_or_insert(i);
+            }
+        }
+    }
+    far
+}
