@@ -1,1 +1,3 @@
 //! Arena: engine-vs-engine matches, statistics, records and charts.
+
+pub mod stats;
