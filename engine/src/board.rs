@@ -569,9 +569,12 @@ impl Board {
         let k22 = (self.lines[d][line] >> (2 * (q - PAD))) as u32 & 0x3F_FFFF;
         let k20 = (k22 & 0x3FF) | ((k22 >> 12) << 10);
         let [b, w] = self.table.lookup(k20);
-        self.pat[idx][d] = b;
-        self.pat[idx][4 + d] = w;
-        self.recell(idx);
+        // Most cells in the window keep their patterns; only changed ones need re-valuing.
+        if self.pat[idx][d] != b || self.pat[idx][4 + d] != w {
+            self.pat[idx][d] = b;
+            self.pat[idx][4 + d] = w;
+            self.recell(idx);
+        }
     }
 
     /// Sets a cell and updates lines, hash and the patterns of the empty cells it affects.
@@ -592,6 +595,8 @@ impl Board {
         self.stones -= 1;
         self.add_near(idx, -1);
         self.update_around(idx, EMPTY as u64);
+        // Its patterns may equal the stale ones kept while occupied: value it explicitly.
+        self.recell(idx);
     }
 
     fn update_around(&mut self, idx: usize, value: u64) {

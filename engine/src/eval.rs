@@ -40,8 +40,6 @@ impl Threat {
     }
 }
 
-const FIVE: u8 = Pattern::Five as u8;
-
 /// Weights turned into lookup arrays, per colour, for one rule and parameter set.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalWeights {
@@ -58,6 +56,10 @@ pub struct EvalWeights {
     pub defence: i32,
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// Per colour, per line pattern: its code in the packed summary.
+    code: [[u16; 12]; 2],
+    /// Per colour, per packed summary: combination bonus and threat class.
+    combo: Box<[[(i32, Threat); 1 << 13]; 2]>,
 }
 
 impl EvalWeights {
@@ -85,6 +87,8 @@ impl EvalWeights {
             renju,
             defence: p.defence,
             tempo: p.tempo,
+            code: [[0; 12]; 2],
+            combo: Box::new([[(0, Threat::None); 1 << 13]; 2]),
         };
         for c in 0..2 {
             for i in 0..12 {
@@ -107,61 +111,70 @@ impl EvalWeights {
             w.four_three[b] = w.four_three[b] * p.black_penalty / 100;
             w.three_two[b] = w.three_two[b] * p.black_penalty / 100;
         }
+        w.build_tables();
         w
     }
 
     /// Value and threat class of a cell for colour `c` given its four line patterns.
     #[inline]
     pub fn cell(&self, c: usize, pats: &[u8]) -> (i32, Threat) {
-        let mut v = self.straight[c][pats[0] as usize]
+        let code = &self.code[c];
+        let key = code[pats[0] as usize] + code[pats[1] as usize] + code[pats[2] as usize] + code[pats[3] as usize];
+        let (bonus, class) = self.combo[c][key as usize];
+        if class == Threat::Forbidden {
+            return (0, class);
+        }
+        let v = self.straight[c][pats[0] as usize]
             + self.straight[c][pats[1] as usize]
             + self.diagonal[c][pats[2] as usize]
             + self.diagonal[c][pats[3] as usize];
-        let (mut fours, mut threes, mut twos) = (0u32, 0u32, 0u32);
-        let mut open_four = false;
-        let mut bad = false;
-        for &p in pats {
-            match p {
-                FIVE => return (v, Threat::Five),
-                x if x == Pattern::F4 as u8 => {
-                    fours += 1;
-                    open_four = true
-                }
-                x if x == Pattern::DoubleFour as u8 => {
-                    fours += 2;
-                    bad |= self.renju && c == 0;
-                }
-                x if x == Pattern::B4 as u8 => fours += 1,
-                x if x == Pattern::F3 as u8 => threes += 1,
-                x if x == Pattern::F2 as u8 => twos += 1,
-                x if x == Pattern::Overline as u8 => bad |= self.renju && c == 0,
-                _ => {}
+        (v + bonus, class)
+    }
+
+    /// Builds the summary codes and the combination table from the weights.
+    ///
+    /// Each line pattern adds a code to a packed summary (five, open four, forbidden shape,
+    /// number of fours, threes and open twos); the summary indexes a table giving the
+    /// cell's threat class and combination bonus, so no branching over patterns per cell.
+    fn build_tables(&mut self) {
+        for c in 0..2 {
+            let renju_black = self.renju && c == 0;
+            let mut code = [0u16; 12];
+            code[Pattern::Five as usize] = 1;
+            code[Pattern::F4 as usize] = (1 << 1) | (1 << 3);
+            code[Pattern::DoubleFour as usize] = (2 << 3) | if renju_black { 1 << 2 } else { 0 };
+            code[Pattern::B4 as usize] = 1 << 3;
+            code[Pattern::F3 as usize] = 1 << 7;
+            code[Pattern::F2 as usize] = 1 << 10;
+            code[Pattern::Overline as usize] = if renju_black { 1 << 2 } else { 0 };
+            self.code[c] = code;
+            for key in 0..(1usize << 13) {
+                let five = key & 1 != 0;
+                let open = key & 2 != 0;
+                let bad = key & 4 != 0;
+                let fours = (key >> 3) & 15;
+                let threes = (key >> 7) & 7;
+                let twos = (key >> 10) & 7;
+                let entry = if five {
+                    (0, Threat::Five)
+                } else if bad || (renju_black && fours >= 2) {
+                    (0, Threat::Forbidden)
+                } else if open || fours >= 2 {
+                    (self.double_four[c], Threat::OpenFour)
+                } else if fours == 1 && threes >= 1 {
+                    (self.four_three[c], Threat::FourThree)
+                } else if fours == 1 {
+                    (0, Threat::Four)
+                } else if threes >= 2 {
+                    (self.double_three[c], Threat::DoubleThree)
+                } else if threes == 1 {
+                    (if twos >= 1 { self.three_two[c] } else { 0 }, Threat::Three)
+                } else {
+                    (0, Threat::None)
+                };
+                self.combo[c][key] = entry;
             }
         }
-        let renju_black = self.renju && c == 0;
-        if bad || (renju_black && fours >= 2) {
-            return (0, Threat::Forbidden);
-        }
-        let class = if open_four || fours >= 2 {
-            v += self.double_four[c];
-            Threat::OpenFour
-        } else if fours == 1 && threes >= 1 {
-            v += self.four_three[c];
-            Threat::FourThree
-        } else if fours == 1 {
-            Threat::Four
-        } else if threes >= 2 {
-            v += self.double_three[c];
-            Threat::DoubleThree
-        } else if threes == 1 {
-            if twos >= 1 {
-                v += self.three_two[c];
-            }
-            Threat::Three
-        } else {
-            Threat::None
-        };
-        (v, class)
     }
 }
 

@@ -110,6 +110,7 @@ impl Pattern {
 /// Cell contents as stored in line words: 2 bits each.
 pub(crate) const EMPTY: u8 = 0;
 pub(crate) const BLACK: u8 = 1;
+#[cfg(test)]
 pub(crate) const WHITE: u8 = 2;
 pub(crate) const WALL: u8 = 3;
 
@@ -250,44 +251,26 @@ impl Classifier {
     }
 }
 
-/// Swaps black and white in a key, leaving empty and wall cells alone.
-fn swap_colours(key: u32, cells: usize) -> u32 {
-    let mut out = key;
-    for i in 0..cells {
-        let v = cell(key, i);
-        if v == BLACK || v == WHITE {
-            out = with(out, i, 3 - v);
-        }
-    }
-    out
-}
-
-/// Is the 10-cell key one that can occur on a board (walls only as a run from either end)?
-fn valid_key(key20: u32) -> bool {
-    // Left cells 0..5 (nearest the centre is 4): a wall at i means walls at all j < i.
-    for i in 1..5 {
-        if cell(key20, i) == WALL && cell(key20, i - 1) != WALL {
-            return false;
-        }
-    }
-    // Right cells 5..10 (nearest the centre is 5).
-    for i in 5..9 {
-        if cell(key20, i) == WALL && cell(key20, i + 1) != WALL {
-            return false;
-        }
-    }
-    true
-}
-
 /// Inserts the centre cell (as an own stone) into a 20-bit key.
 #[inline]
 fn expand(key20: u32) -> u32 {
     (key20 & 0x3FF) | ((BLACK as u32) << 10) | ((key20 >> 10) << 12)
 }
 
-/// The pattern table of one rule: `[black, white]` pattern bytes for each 20-bit key.
+/// Number of ternary neighbourhoods: 10 cells, each empty, own or blocked.
+const TERNARY: usize = 59_049;
+
+/// The pattern table of one rule.
+///
+/// A wall blocks a line exactly as an opponent stone does, so each colour's pattern
+/// depends only on the 10 neighbours read as empty / own / blocked: 3^10 keys, a
+/// 59 KB table per colour that stays in cache (a direct 20-bit table would be 2 MB).
+/// Two small tables per colour turn each half of the 2-bit key into its ternary index.
 pub struct PatternTable {
-    entries: Vec<[u8; 2]>,
+    black: Vec<u8>,
+    white: Vec<u8>,
+    /// Per colour: ternary index of the low 5 cells, and of the high 5 cells (times 3^5).
+    tern: [[[u16; 1024]; 2]; 2],
 }
 
 impl PatternTable {
@@ -301,20 +284,39 @@ impl PatternTable {
         // One classifier serves both colours when they count fives the same way.
         let mut white_other =
             (mode_of(Stone::White) != black.mode).then(|| Classifier::new(mode_of(Stone::White)));
-        let mut entries = vec![[0u8; 2]; 1 << 20];
-        for key20 in 0..(1u32 << 20) {
-            if !valid_key(key20) {
-                continue;
+        let mut tb = vec![0u8; TERNARY];
+        let mut tw = vec![0u8; TERNARY];
+        for t in 0..TERNARY {
+            // Decode to a 22-bit window key (own = 1, blocked = 2) with the own centre.
+            let mut key20 = 0u32;
+            let mut rest = t;
+            for i in 0..10 {
+                key20 |= ((rest % 3) as u32) << (2 * i);
+                rest /= 3;
             }
-            let b = black.classify(expand(key20));
-            let wkey = expand(swap_colours(key20, 10));
-            let w = match white_other.as_mut() {
-                Some(c) => c.classify(wkey),
-                None => black.classify(wkey),
+            let key = expand(key20);
+            tb[t] = black.classify(key);
+            tw[t] = match white_other.as_mut() {
+                Some(c) => c.classify(key),
+                None => black.classify(key),
             };
-            entries[key20 as usize] = [b, w];
         }
-        PatternTable { entries }
+        let mut tern = [[[0u16; 1024]; 2]; 2];
+        for half in 0..1024usize {
+            for (c, map) in [[0u16, 1, 2, 2], [0, 2, 1, 2]].iter().enumerate() {
+                let mut v = 0u16;
+                for i in (0..5).rev() {
+                    v = v * 3 + map[(half >> (2 * i)) & 3];
+                }
+                tern[c][0][half] = v;
+                tern[c][1][half] = v * 243;
+            }
+        }
+        PatternTable {
+            black: tb,
+            white: tw,
+            tern,
+        }
     }
 
     /// The table for `rule`, built on first use and shared for the life of the process.
@@ -332,8 +334,11 @@ impl PatternTable {
     /// The `[black, white]` pattern bytes for a 20-bit neighbourhood key.
     #[inline]
     pub fn lookup(&self, key20: u32) -> [u8; 2] {
-        // SAFETY-free fast path: keys are masked to 20 bits by the caller.
-        self.entries[key20 as usize]
+        let lo = (key20 & 0x3FF) as usize;
+        let hi = (key20 >> 10) as usize & 0x3FF;
+        let ib = (self.tern[0][0][lo] + self.tern[0][1][hi]) as usize;
+        let iw = (self.tern[1][0][lo] + self.tern[1][1][hi]) as usize;
+        [self.black[ib], self.white[iw]]
     }
 }
 
