@@ -5,8 +5,8 @@ mod forbidden;
 
 use crate::eval::{EvalWeights, Threat, NTHREAT};
 use crate::pattern::{Pattern, PatternTable, BLACK, EMPTY, WALL};
-use crate::Params;
 use crate::pos::{MAX_SIZE, MIN_SIZE};
+use crate::Params;
 use crate::{NotationError, Outcome, Pos, Rule, Stone, WinReason};
 use std::fmt::Write as _;
 use thiserror::Error;
@@ -771,6 +771,37 @@ mod tests {
         assert_eq!(b, start);
         assert_eq!(b.pat, start.pat);
         assert_eq!(b.lines, start.lines);
+    }
+
+    #[test]
+    fn incremental_evaluation_equals_a_fresh_computation() {
+        for rule in Rule::ALL {
+            let mut b = Board::new(15, rule).unwrap();
+            let seq = moves("h8 i9 h9 h10 g8 i8 i10 j8 g10 g9 f8 e8 k8 j9 f10 e10 h7 g6");
+            for (i, &m) in seq.iter().enumerate() {
+                b.make(m).unwrap();
+                if i % 5 == 4 {
+                    b.undo();
+                    b.make(m).unwrap();
+                }
+                let mut fresh = b.clone();
+                fresh.set_params(&Params::default());
+                assert_eq!(b.sum, fresh.sum, "{rule} after {m}");
+                assert_eq!(b.cnt, fresh.cnt, "{rule} after {m}");
+                assert_eq!(b.cval, fresh.cval, "{rule} after {m}");
+                assert_eq!(b.ccls, fresh.ccls, "{rule} after {m}");
+                assert_eq!(b.near, fresh.near, "{rule} after {m}");
+                assert_eq!(b.evaluate(), fresh.evaluate());
+            }
+        }
+    }
+
+    #[test]
+    fn same_position_same_score_whatever_the_move_order() {
+        let a = Board::from_moves(15, Rule::Renju, &moves("h8 i9 g7 j10 f6 h9")).unwrap();
+        let b = Board::from_moves(15, Rule::Renju, &moves("f6 h9 h8 j10 g7 i9")).unwrap();
+        assert_eq!(a.hash(), b.hash());
+        assert_eq!(a.evaluate(), b.evaluate());
     }
 
     #[test]

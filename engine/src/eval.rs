@@ -119,7 +119,10 @@ impl EvalWeights {
     #[inline]
     pub fn cell(&self, c: usize, pats: &[u8]) -> (i32, Threat) {
         let code = &self.code[c];
-        let key = code[pats[0] as usize] + code[pats[1] as usize] + code[pats[2] as usize] + code[pats[3] as usize];
+        let key = code[pats[0] as usize]
+            + code[pats[1] as usize]
+            + code[pats[2] as usize]
+            + code[pats[3] as usize];
         let (bonus, class) = self.combo[c][key as usize];
         if class == Threat::Forbidden {
             return (0, class);

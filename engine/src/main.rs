@@ -104,7 +104,10 @@ struct ParamArgs {
 
 impl ParamArgs {
     fn load(&self) -> Result<Params> {
-        Ok(Params::from_file_and_settings(self.file.as_deref(), &self.set)?)
+        Ok(Params::from_file_and_settings(
+            self.file.as_deref(),
+            &self.set,
+        )?)
     }
 }
 
@@ -220,7 +223,11 @@ fn run() -> Result<ExitCode> {
                 time_ms,
                 clock: None,
             };
-            let limits = if limits == Limits::default() { Limits::time_ms(1000) } else { limits };
+            let limits = if limits == Limits::default() {
+                Limits::time_ms(1000)
+            } else {
+                limits
+            };
             let mut engine = Engine::new(params.load()?, hash_mb, threads);
             let mut print = |i: &Info| {
                 let ms = i.elapsed.as_millis().max(1) as u64;
@@ -265,7 +272,12 @@ fn run() -> Result<ExitCode> {
                 );
             }
         }
-        Command::Bench { params, depth, time_ms, threads } => {
+        Command::Bench {
+            params,
+            depth,
+            time_ms,
+            threads,
+        } => {
             let p = params.load()?;
             let limits = match time_ms {
                 Some(t) => Limits::time_ms(t),

@@ -222,7 +222,9 @@ impl Params {
 
     /// Parses a parameter file: `name = value` lines; missing names keep their defaults.
     pub fn from_toml(text: &str) -> Result<Params, ParamError> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ParamError::Toml(e.to_string()))?;
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| ParamError::Toml(e.to_string()))?;
         let mut p = Params::default();
         for (name, value) in &table {
             let v = match value {
@@ -259,8 +261,20 @@ impl Params {
     pub fn to_toml(&self) -> String {
         let mut s = String::new();
         for spec in Self::SPECS {
-            let _ = writeln!(s, "# {} (default {}, {}..={})", spec.help.trim(), spec.default, spec.min, spec.max);
-            let _ = writeln!(s, "{} = {}\n", spec.name, self.get(spec.name).expect("declared"));
+            let _ = writeln!(
+                s,
+                "# {} (default {}, {}..={})",
+                spec.help.trim(),
+                spec.default,
+                spec.min,
+                spec.max
+            );
+            let _ = writeln!(
+                s,
+                "{} = {}\n",
+                spec.name,
+                self.get(spec.name).expect("declared")
+            );
         }
         s
     }
@@ -274,7 +288,10 @@ impl Params {
     }
 
     /// Loads `file` (if given) and then applies `settings` in order.
-    pub fn from_file_and_settings(file: Option<&Path>, settings: &[String]) -> Result<Params, ParamError> {
+    pub fn from_file_and_settings(
+        file: Option<&Path>,
+        settings: &[String],
+    ) -> Result<Params, ParamError> {
         let mut p = match file {
             Some(f) => Params::load(f)?,
             None => Params::default(),
@@ -306,7 +323,11 @@ mod tests {
         let mut names = std::collections::HashSet::new();
         for s in Params::SPECS {
             assert!(names.insert(s.name), "duplicate {}", s.name);
-            assert!(s.min <= s.default && s.default <= s.max, "{} default out of range", s.name);
+            assert!(
+                s.min <= s.default && s.default <= s.max,
+                "{} default out of range",
+                s.name
+            );
             assert!(s.step > 0.0, "{}", s.name);
             assert!(!s.help.is_empty(), "{}", s.name);
             assert_eq!(d.get(s.name), Some(s.default));
@@ -333,7 +354,10 @@ mod tests {
         p.set("defence", 120).unwrap();
         p.set("radius", 3).unwrap();
         assert_eq!(Params::from_toml(&p.to_toml()).unwrap(), p);
-        assert_eq!(p.diff_from_default(), vec![("defence".to_string(), 120), ("radius".to_string(), 3)]);
+        assert_eq!(
+            p.diff_from_default(),
+            vec![("defence".to_string(), 120), ("radius".to_string(), 3)]
+        );
     }
 
     #[test]
@@ -341,12 +365,21 @@ mod tests {
         let e = Params::from_toml("defense = 3").unwrap_err();
         assert_eq!(e, ParamError::Unknown("defense".into()));
         let e = Params::from_toml("radius = 7").unwrap_err();
-        assert_eq!(e.to_string(), "parameter 'radius' = 7 is out of range 1..=3");
+        assert_eq!(
+            e.to_string(),
+            "parameter 'radius' = 7 is out of range 1..=3"
+        );
         let e = Params::from_toml("radius = \"two\"").unwrap_err();
         assert!(e.to_string().contains("radius"), "{e}");
-        assert!(matches!(Params::from_toml("radius = "), Err(ParamError::Toml(_))));
+        assert!(matches!(
+            Params::from_toml("radius = "),
+            Err(ParamError::Toml(_))
+        ));
         let mut p = Params::default();
-        assert_eq!(p.apply_setting("radius"), Err(ParamError::BadSetting("radius".into())));
+        assert_eq!(
+            p.apply_setting("radius"),
+            Err(ParamError::BadSetting("radius".into()))
+        );
         assert!(p.apply_setting("radius=2.5").is_err());
         p.apply_setting("radius = 1").unwrap();
         assert_eq!(p.radius, 1);

@@ -128,6 +128,7 @@ pub struct Engine {
     params: Params,
     tt: Arc<TransTable>,
     threads: usize,
+    classic: bool,
 }
 
 impl Engine {
@@ -137,7 +138,33 @@ impl Engine {
             params,
             tt: Arc::new(TransTable::new(tt_mb)),
             threads: threads.max(1),
+            classic: false,
         }
+    }
+
+    /// The `classic` reference player (see [`crate::classic`]): textbook alpha-beta to
+    /// depth 4 with the classic score table. Parameters and threads do not apply to it.
+    pub fn classic() -> Engine {
+        Engine {
+            params: Params::default(),
+            tt: Arc::new(TransTable::new(1)),
+            threads: 1,
+            classic: true,
+        }
+    }
+
+    /// An engine from a preset name: `default` or `classic`.
+    pub fn preset(name: &str, tt_mb: usize, threads: usize) -> Option<Engine> {
+        match name {
+            "default" => Some(Engine::new(Params::default(), tt_mb, threads)),
+            "classic" => Some(Engine::classic()),
+            _ => None,
+        }
+    }
+
+    /// Is this the classic reference player?
+    pub fn is_classic(&self) -> bool {
+        self.classic
     }
 
     /// The parameters in force.
@@ -167,8 +194,21 @@ impl Engine {
     }
 
     /// Searches `board` for the side to move. `on_info` is called after each iteration.
-    pub fn search(&mut self, board: &Board, limits: &Limits, mut on_info: Option<&mut dyn FnMut(&Info)>) -> SearchResult {
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        mut on_info: Option<&mut dyn FnMut(&Info)>,
+    ) -> SearchResult {
         let start = Instant::now();
+        if self.classic {
+            let (_, hard) = time_budget(limits, board);
+            let l = Limits {
+                time_ms: hard.map(|h| h.as_millis() as u64),
+                ..*limits
+            };
+            return crate::classic::search(board, &l, crate::classic::DEPTH).finish(start);
+        }
         self.tt.new_search();
         let mut b = board.clone();
         b.set_params(&self.params);
@@ -180,7 +220,10 @@ impl Engine {
             soft,
             hard,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
-            depth_limit: limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8),
+            depth_limit: limits
+                .depth
+                .unwrap_or(MAX_PLY as i32 - 8)
+                .clamp(1, MAX_PLY as i32 - 8),
             stop: &stop,
             shared_nodes: &shared_nodes,
             threads: self.threads,
@@ -253,7 +296,10 @@ fn time_budget(l: &Limits, b: &Board) -> (Option<Duration>, Option<Duration>) {
         soft = Some(soft.map_or(opt * 6 / 10, |s| s.min(opt * 6 / 10)));
         hard = Some(hard.map_or(max, |h| h.min(max)));
     }
-    (soft.map(Duration::from_millis), hard.map(|h| Duration::from_millis(h.max(1))))
+    (
+        soft.map(Duration::from_millis),
+        hard.map(|h| Duration::from_millis(h.max(1))),
+    )
 }
 
 struct Control<'a> {
@@ -285,11 +331,18 @@ struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    fn new(board: Board, params: &'a Params, tt: &'a TransTable, ctl: &'a Control<'a>, id: usize) -> Worker<'a> {
+    fn new(
+        board: Board,
+        params: &'a Params,
+        tt: &'a TransTable,
+        ctl: &'a Control<'a>,
+        id: usize,
+    ) -> Worker<'a> {
         let mut lmr = [[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = params.lmr_base as f64 / 100.0 + (d as f64).ln() * (m as f64).ln() * 100.0 / params.lmr_div as f64;
+                let v = params.lmr_base as f64 / 100.0
+                    + (d as f64).ln() * (m as f64).ln() * 100.0 / params.lmr_div as f64;
                 *r = v.max(0.0) as u8;
             }
         }
@@ -311,7 +364,14 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn result(&self, best: Option<Pos>, score: i32, depth: i32, pv: Vec<Pos>, source: &'static str) -> SearchResult {
+    fn result(
+        &self,
+        best: Option<Pos>,
+        score: i32,
+        depth: i32,
+        pv: Vec<Pos>,
+        source: &'static str,
+    ) -> SearchResult {
         SearchResult {
             best,
             score,
@@ -330,7 +390,9 @@ impl<'a> Worker<'a> {
     }
 
     fn legal(&mut self, idx: usize, stone: Stone) -> bool {
-        !(stone == Stone::Black && self.board.rule() == Rule::Renju && self.board.forbidden_idx(idx))
+        !(stone == Stone::Black
+            && self.board.rule() == Rule::Renju
+            && self.board.forbidden_idx(idx))
     }
 
     /// First empty cell where `stone` has class `t`.
@@ -356,7 +418,9 @@ impl<'a> Worker<'a> {
         for y in 0..n {
             let row = (y + PAD) * STRIDE + PAD;
             for i in row..row + n {
-                if self.board.threat_idx(i, stone.index()) == Threat::OpenFour && self.legal(i, stone) {
+                if self.board.threat_idx(i, stone.index()) == Threat::OpenFour
+                    && self.legal(i, stone)
+                {
                     return Some(i);
                 }
             }
@@ -380,7 +444,13 @@ impl<'a> Worker<'a> {
             let lost = self.board.threat_count(op, Threat::Five) >= 2 || !self.legal(block, me);
             if lost || self.params.vcf_nodes == 0 {
                 let mv = if self.legal(block, me) { block } else { any };
-                return Some(self.result(Some(pos_of(mv)), if lost { -(MATE - 2) } else { 0 }, 1, vec![pos_of(mv)], "forced"));
+                return Some(self.result(
+                    Some(pos_of(mv)),
+                    if lost { -(MATE - 2) } else { 0 },
+                    1,
+                    vec![pos_of(mv)],
+                    "forced",
+                ));
             }
             // A single forced block: search it normally (it may still lose or win).
             return None;
@@ -388,21 +458,40 @@ impl<'a> Worker<'a> {
         if self.params.vcf_nodes > 0 {
             let budget = (self.params.vcf_nodes as u64).min(self.ctl.node_limit / 2);
             let mut spent = 0;
-            let r = threat::solve_counting(&mut self.board, ThreatKind::Vcf, 40, budget, &mut spent);
+            let r =
+                threat::solve_counting(&mut self.board, ThreatKind::Vcf, 40, budget, &mut spent);
             self.nodes += spent;
             if let Some(w) = r {
                 let plies = w.line.len() as i32;
-                return Some(self.result(w.line.first().copied(), MATE - plies, plies, w.line, "vcf"));
+                return Some(self.result(
+                    w.line.first().copied(),
+                    MATE - plies,
+                    plies,
+                    w.line,
+                    "vcf",
+                ));
             }
         }
         if self.params.vct_nodes > 0 && self.board.threat_count(op, Threat::Five) == 0 {
             let budget = (self.params.vct_nodes as u64).min(self.ctl.node_limit / 4);
             let mut spent = 0;
-            let r = threat::solve_counting(&mut self.board, ThreatKind::Vct, self.params.vct_depth as u32, budget, &mut spent);
+            let r = threat::solve_counting(
+                &mut self.board,
+                ThreatKind::Vct,
+                self.params.vct_depth as u32,
+                budget,
+                &mut spent,
+            );
             self.nodes += spent;
             if let Some(w) = r {
                 let plies = w.line.len() as i32;
-                return Some(self.result(w.line.first().copied(), MATE - plies, plies, w.line, "vct"));
+                return Some(self.result(
+                    w.line.first().copied(),
+                    MATE - plies,
+                    plies,
+                    w.line,
+                    "vct",
+                ));
             }
         }
         None
@@ -450,8 +539,20 @@ impl<'a> Worker<'a> {
     /// Iterative deepening with aspiration windows.
     fn iterate(&mut self, on_info: &mut Option<&mut dyn FnMut(&Info)>) -> SearchResult {
         let mut root = movegen::root_moves(&mut self.board, self.params);
-        let mut best = self.result(root.first().map(|&(m, _)| pos_of(m)), 0, 0, root.first().map(|&(m, _)| vec![pos_of(m)]).unwrap_or_default(), "search");
-        if root.len() == 1 && self.ctl.threads == 1 && self.ctl.depth_limit > 1 && self.ctl.node_limit == u64::MAX {
+        let mut best = self.result(
+            root.first().map(|&(m, _)| pos_of(m)),
+            0,
+            0,
+            root.first()
+                .map(|&(m, _)| vec![pos_of(m)])
+                .unwrap_or_default(),
+            "search",
+        );
+        if root.len() == 1
+            && self.ctl.threads == 1
+            && self.ctl.depth_limit > 1
+            && self.ctl.node_limit == u64::MAX
+        {
             // A single legal reply under a clock: no need to think.
             return best;
         }
@@ -540,11 +641,20 @@ impl<'a> Worker<'a> {
     }
 
     fn pv_line(&self) -> Vec<Pos> {
-        self.pv[0][..self.pv_len[0]].iter().map(|&m| pos_of(m as usize)).collect()
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map(|&m| pos_of(m as usize))
+            .collect()
     }
 
     /// Searches the root moves, reordering them by score; returns the best score and move.
-    fn root_search(&mut self, root: &mut [(usize, i32)], depth: i32, mut alpha: i32, beta: i32) -> (i32, Option<usize>) {
+    fn root_search(
+        &mut self,
+        root: &mut [(usize, i32)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<usize>) {
         let mut best = -INF;
         let mut best_move = None;
         self.pv_len[0] = 0;
@@ -564,7 +674,11 @@ impl<'a> Worker<'a> {
             if self.stopped && i > 0 {
                 break;
             }
-            root[i].1 = if score > alpha || i == 0 { score } else { -INF + i as i32 };
+            root[i].1 = if score > alpha || i == 0 {
+                score
+            } else {
+                -INF + i as i32
+            };
             if score > best {
                 best = score;
                 best_move = Some(m);
@@ -587,7 +701,11 @@ impl<'a> Worker<'a> {
 
     fn update_pv(&mut self, ply: usize, m: usize) {
         self.pv[ply][0] = m as u16;
-        let child = if ply + 1 < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        let child = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
         for i in 0..child {
             self.pv[ply][i + 1] = self.pv[ply + 1][i];
         }
@@ -677,7 +795,11 @@ impl<'a> Worker<'a> {
         movegen::generate(self, &mut list, tt_move, ply);
         if list.is_empty() {
             // No legal move (renju black with only forbidden points): a loss; else a draw.
-            return if self.board.rule() == Rule::Renju && me == Stone::Black { -(MATE - ply as i32 - 1) } else { 0 };
+            return if self.board.rule() == Rule::Renju && me == Stone::Black {
+                -(MATE - ply as i32 - 1)
+            } else {
+                0
+            };
         }
         let mut best = -INF;
         let mut best_move = 0usize;
@@ -688,7 +810,8 @@ impl<'a> Worker<'a> {
                 break;
             }
             let (m, _) = list.get(i);
-            let forcing = self.board.threat_idx(m, me.index()).is_four() || self.board.threat_idx(m, op.index()) >= Threat::Four;
+            let forcing = self.board.threat_idx(m, me.index()).is_four()
+                || self.board.threat_idx(m, op.index()) >= Threat::Four;
             self.make(m);
             let mut score;
             if i == 0 {
@@ -799,7 +922,10 @@ impl<'a> Worker<'a> {
         if stand > alpha {
             alpha = stand;
         }
-        if self.board.threat_count(me, Threat::Four) + self.board.threat_count(me, Threat::FourThree) == 0 {
+        if self.board.threat_count(me, Threat::Four)
+            + self.board.threat_count(me, Threat::FourThree)
+            == 0
+        {
             return best;
         }
         let mut list = MoveList::new();
@@ -850,4 +976,99 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
 /// Convenience: a fresh single-threaded engine with default parameters searches `board`.
 pub fn search_once(board: &Board, params: &Params, limits: &Limits) -> SearchResult {
     Engine::new(params.clone(), 16, 1).search(board, limits, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rule: Rule, moves: &str) -> Board {
+        Board::from_moves(15, rule, &Pos::parse_list(moves, 15).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn node_limited_search_is_deterministic() {
+        let b = board(Rule::Renju, "h8 i9 i8 g8 j10 h10 j8 k8 j9 j7");
+        let a = search_once(&b, &Params::default(), &Limits::nodes(30_000));
+        let c = search_once(&b, &Params::default(), &Limits::nodes(30_000));
+        assert_eq!(
+            (a.best, a.score, a.nodes, &a.pv),
+            (c.best, c.score, c.nodes, &c.pv)
+        );
+        assert!(a.nodes <= 30_000 + 1);
+    }
+
+    #[test]
+    fn takes_five_and_blocks_four() {
+        let b = board(Rule::Standard, "h8 a1 i8 a3 j8 a5 k8 a7");
+        let r = search_once(&b, &Params::default(), &Limits::depth(3));
+        assert!(matches!(r.best.unwrap().to_string().as_str(), "g8" | "l8"));
+        assert_eq!(r.mate, Some(1));
+        let b = board(Rule::Standard, "h8 a1 i8 a3 j8 a5 k8");
+        let r = search_once(&b, &Params::default(), &Limits::depth(3));
+        assert!(matches!(r.best.unwrap().to_string().as_str(), "g8" | "l8"));
+        assert_eq!(r.mate, Some(-2));
+    }
+
+    #[test]
+    fn time_limit_stops_the_search() {
+        let b = board(Rule::Freestyle, "h8 i9 g9");
+        let t = Instant::now();
+        let r = Engine::new(Params::default(), 16, 1).search(&b, &Limits::time_ms(150), None);
+        assert!(r.best.is_some());
+        // Generous: the limit is checked every 1024 nodes.
+        assert!(
+            t.elapsed() < Duration::from_millis(1500),
+            "{:?}",
+            t.elapsed()
+        );
+    }
+
+    #[test]
+    fn clock_budget_never_exceeds_the_time_left() {
+        let b = board(Rule::Renju, "h8 i9");
+        let l = Limits {
+            clock: Some(Clock {
+                time_left_ms: 1000,
+                increment_ms: 0,
+                turn_ms: Some(5000),
+            }),
+            ..Limits::default()
+        };
+        let (soft, hard) = time_budget(&l, &b);
+        assert!(hard.unwrap() <= Duration::from_millis(1000 / 4));
+        assert!(soft.unwrap() <= hard.unwrap());
+        let l = Limits {
+            clock: Some(Clock {
+                time_left_ms: 100_000,
+                increment_ms: 0,
+                turn_ms: Some(300),
+            }),
+            ..Limits::default()
+        };
+        assert!(time_budget(&l, &b).1.unwrap() < Duration::from_millis(300));
+    }
+
+    #[test]
+    fn threads_find_a_legal_move() {
+        let b = board(Rule::Renju, "h8 i9 i8 g8 j10 h10");
+        let r = Engine::new(Params::default(), 16, 2).search(&b, &Limits::depth(6), None);
+        let mut bb = b.clone();
+        assert!(bb.is_legal(r.best.unwrap()));
+        assert!(r.depth >= 6 || r.mate.is_some());
+    }
+
+    #[test]
+    fn renju_black_never_plays_forbidden() {
+        // i8 would be a double-three for black; black to move must pick something else.
+        let b = Board::from_stones(
+            15,
+            Rule::Renju,
+            &Pos::parse_list("g8 h8 i9 i10", 15).unwrap(),
+            &Pos::parse_list("a1 a3 c1 o15", 15).unwrap(),
+        )
+        .unwrap();
+        let r = search_once(&b, &Params::default(), &Limits::depth(4));
+        assert_ne!(r.best.unwrap().to_string(), "i8");
+    }
 }

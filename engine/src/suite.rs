@@ -352,18 +352,30 @@ pub fn check_tactics(case: &Case, board: &mut Board, params: &Params) -> Result<
     if let Some(best) = &case.best {
         let accepted = points(best, size)?;
         if !r.best.is_some_and(|m| accepted.contains(&m)) {
-            return Err(format!("expected one of [{}], {}", Pos::format_list(&accepted), shown()));
+            return Err(format!(
+                "expected one of [{}], {}",
+                Pos::format_list(&accepted),
+                shown()
+            ));
         }
     }
     if let Some(avoid) = &case.avoid {
         let bad = points(avoid, size)?;
         if r.best.is_some_and(|m| bad.contains(&m)) {
-            return Err(format!("must avoid [{}], {}", Pos::format_list(&bad), shown()));
+            return Err(format!(
+                "must avoid [{}], {}",
+                Pos::format_list(&bad),
+                shown()
+            ));
         }
     }
     match case.win {
-        Some(true) if !r.mate.is_some_and(|m| m > 0) => Err(format!("expected a proven win, {}", shown())),
-        Some(false) if r.mate.is_some_and(|m| m > 0) => Err(format!("claimed a win that does not exist, {}", shown())),
+        Some(true) if r.mate.is_none_or(|m| m <= 0) => {
+            Err(format!("expected a proven win, {}", shown()))
+        }
+        Some(false) if r.mate.is_some_and(|m| m > 0) => {
+            Err(format!("claimed a win that does not exist, {}", shown()))
+        }
         _ => Ok(()),
     }
 }
@@ -413,11 +425,16 @@ mod tests {
 
     #[test]
     fn tactics_suite_passes() {
-        let report = run(&[suites().join("tactics")], &Params::default()).expect("suite files parse");
+        let report =
+            run(&[suites().join("tactics")], &Params::default()).expect("suite files parse");
         for f in &report.failures {
             eprintln!("{f}");
         }
-        assert!(report.passed + report.failures.len() >= 80, "only {} tactics cases", report.passed);
+        assert!(
+            report.passed + report.failures.len() >= 80,
+            "only {} tactics cases",
+            report.passed
+        );
         assert!(report.ok(), "{report}");
     }
 

@@ -30,13 +30,24 @@ pub struct ThreatWin {
 
 /// Searches for a forced win by the side to move within `budget` nodes and `max_depth`
 /// attacker moves. Returns the line if one is proven.
-pub fn solve(board: &mut Board, kind: ThreatKind, max_depth: u32, budget: u64) -> Option<ThreatWin> {
+pub fn solve(
+    board: &mut Board,
+    kind: ThreatKind,
+    max_depth: u32,
+    budget: u64,
+) -> Option<ThreatWin> {
     let mut nodes = 0;
     solve_counting(board, kind, max_depth, budget, &mut nodes)
 }
 
 /// As [`solve`], adding the nodes spent (proven or not) to `nodes`.
-pub fn solve_counting(board: &mut Board, kind: ThreatKind, max_depth: u32, budget: u64, nodes: &mut u64) -> Option<ThreatWin> {
+pub fn solve_counting(
+    board: &mut Board,
+    kind: ThreatKind,
+    max_depth: u32,
+    budget: u64,
+    nodes: &mut u64,
+) -> Option<ThreatWin> {
     let mut s = Solver {
         attacker: board.side_to_move(),
         board,
@@ -54,7 +65,10 @@ pub fn solve_counting(board: &mut Board, kind: ThreatKind, max_depth: u32, budge
         if s.attack(d) {
             let mut line = std::mem::take(&mut s.line);
             line.reverse();
-            break Some(ThreatWin { line, nodes: s.nodes });
+            break Some(ThreatWin {
+                line,
+                nodes: s.nodes,
+            });
         }
         if s.nodes >= s.budget || d >= max_depth {
             break None;
@@ -79,7 +93,9 @@ struct Solver<'a> {
 
 impl Solver<'_> {
     fn legal_for(&mut self, idx: usize, stone: Stone) -> bool {
-        !(stone == Stone::Black && self.board.rule() == Rule::Renju && self.board.forbidden_idx(idx))
+        !(stone == Stone::Black
+            && self.board.rule() == Rule::Renju
+            && self.board.forbidden_idx(idx))
     }
 
     /// Empty cells where `stone` gets a class accepted by `pred`.
@@ -162,7 +178,10 @@ impl Solver<'_> {
         let mut moves: Vec<(i32, usize)> = self
             .cells(a, |t| match self.kind {
                 ThreatKind::Vcf => matches!(t, Threat::Four | Threat::FourThree),
-                ThreatKind::Vct => matches!(t, Threat::Four | Threat::FourThree | Threat::Three | Threat::DoubleThree),
+                ThreatKind::Vct => matches!(
+                    t,
+                    Threat::Four | Threat::FourThree | Threat::Three | Threat::DoubleThree
+                ),
             })
             .into_iter()
             .map(|i| {
@@ -173,7 +192,12 @@ impl Solver<'_> {
                     Threat::Four => 1 << 18,
                     _ => 0,
                 };
-                (-(bonus + self.board.value_idx(i, a.index()) + self.board.value_idx(i, d.index())), i)
+                (
+                    -(bonus
+                        + self.board.value_idx(i, a.index())
+                        + self.board.value_idx(i, d.index())),
+                    i,
+                )
             })
             .collect();
         moves.sort_unstable();
@@ -274,7 +298,13 @@ mod tests {
     use super::*;
 
     fn board(rule: Rule, black: &str, white: &str, to_move: Stone) -> Board {
-        let mut b = Board::from_stones(15, rule, &Pos::parse_list(black, 15).unwrap(), &Pos::parse_list(white, 15).unwrap()).unwrap();
+        let mut b = Board::from_stones(
+            15,
+            rule,
+            &Pos::parse_list(black, 15).unwrap(),
+            &Pos::parse_list(white, 15).unwrap(),
+        )
+        .unwrap();
         b.set_side_to_move(to_move);
         b
     }
@@ -282,7 +312,12 @@ mod tests {
     #[test]
     fn finds_a_simple_vcf() {
         // Black: four-three by fours: h8 i8 j8 (blocked left) and a vertical pair.
-        let mut b = board(Rule::Freestyle, "h8 i8 j8 l10 l11 l12", "g8 a1 c3 e1 a5 o15", Stone::Black);
+        let mut b = board(
+            Rule::Freestyle,
+            "h8 i8 j8 l10 l11 l12",
+            "g8 a1 c3 e1 a5 o15",
+            Stone::Black,
+        );
         let w = solve(&mut b, ThreatKind::Vcf, 20, 100_000).expect("vcf");
         assert!(w.line.len() >= 3, "{:?}", w.line);
         assert_eq!(b.stone_count(), 12);

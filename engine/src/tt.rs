@@ -178,7 +178,10 @@ mod tests {
         };
         tt.store(0xDEAD_BEEF_1234_5678, e);
         let got = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
-        assert_eq!((got.mv, got.score, got.eval, got.depth, got.bound), (345, -29_990, 1234, 17, Bound::Lower));
+        assert_eq!(
+            (got.mv, got.score, got.eval, got.depth, got.bound),
+            (345, -29_990, 1234, 17, Bound::Lower)
+        );
         assert!(tt.probe(0x1234).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_1234_5678).is_none());

@@ -55,7 +55,10 @@ impl MoveList {
 fn needs_check(board: &Board, stone: Stone, t: Threat) -> bool {
     stone == Stone::Black
         && board.rule() == Rule::Renju
-        && matches!(t, Threat::DoubleThree | Threat::FourThree | Threat::OpenFour | Threat::Forbidden)
+        && matches!(
+            t,
+            Threat::DoubleThree | Threat::FourThree | Threat::OpenFour | Threat::Forbidden
+        )
 }
 
 /// Is a move by `stone` on the empty `idx` legal?
@@ -125,7 +128,10 @@ pub(super) fn generate(w: &mut Worker<'_>, list: &mut MoveList, tt_move: usize, 
             if w.board.cell_raw(i) != 0 || !w.board.is_near(i) {
                 continue;
             }
-            if gated && !w.board.threat_idx(i, me.index()).is_four() && w.board.threat_idx(i, op.index()) < Threat::Four {
+            if gated
+                && !w.board.threat_idx(i, me.index()).is_four()
+                && w.board.threat_idx(i, op.index()) < Threat::Four
+            {
                 continue;
             }
             if !legal(&mut w.board, i, me) {
@@ -179,7 +185,10 @@ pub(super) fn root_moves(board: &mut Board, params: &Params) -> Vec<(usize, i32)
             if board.cell_raw(i) != 0 || !board.is_near(i) {
                 continue;
             }
-            if gated && !board.threat_idx(i, me.index()).is_four() && board.threat_idx(i, me.opp().index()) < Threat::Four {
+            if gated
+                && !board.threat_idx(i, me.index()).is_four()
+                && board.threat_idx(i, me.opp().index()) < Threat::Four
+            {
                 continue;
             }
             if legal(board, i, me) {
