@@ -14,6 +14,7 @@ pub mod classic;
 pub mod eval;
 pub mod outcome;
 pub mod params;
+pub mod play;
 pub mod protocol;
 pub mod pattern;
 pub mod pos;

@@ -89,6 +89,60 @@ enum Command {
         #[arg(long)]
         toml: bool,
     },
+    /// Play in the terminal against the engine (type `help` at the prompt for commands).
+    Play(PlayArgs),
+}
+
+/// Options of `wuzi play`.
+#[derive(Args)]
+struct PlayArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    #[command(flatten)]
+    params: ParamArgs,
+    /// Who is human: black, white, both or none (the engine plays itself).
+    #[arg(long, default_value = "black")]
+    human: wuzi_engine::play::Humans,
+    /// Engine limit: nodes=N, depth=N, time=MS, 500ms or 2s (commas combine them).
+    #[arg(long)]
+    limit: Option<String>,
+    /// Node limit per engine move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Depth limit per engine move.
+    #[arg(long)]
+    depth: Option<i32>,
+    /// Time limit per engine move in milliseconds (default 1000 when no limit is given).
+    #[arg(long)]
+    time_ms: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash_mb: usize,
+}
+
+/// Runs `wuzi play` on the terminal.
+fn play(a: PlayArgs) -> Result<()> {
+    use std::io::Write;
+    let mut limits = match &a.limit {
+        Some(text) => wuzi_engine::play::parse_limits(text).map_err(anyhow::Error::msg)?,
+        None => Limits::default(),
+    };
+    limits.nodes = a.nodes.or(limits.nodes);
+    limits.depth = a.depth.or(limits.depth);
+    limits.time_ms = a.time_ms.or(limits.time_ms);
+    if limits == Limits::default() {
+        limits = Limits::time_ms(1000);
+    }
+    let engine = Engine::new(a.params.load()?, a.hash_mb, a.threads);
+    let mut game = wuzi_engine::play::Game::new(a.pos.board()?, engine, a.human, limits);
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    game.run(&mut stdin.lock(), &mut out)?;
+    out.flush()?;
+    Ok(())
 }
 
 /// A parameter set: a TOML file plus overrides.
@@ -319,6 +373,7 @@ fn run() -> Result<ExitCode> {
             let ms = t.elapsed().as_millis().max(1) as u64;
             println!("Bench: {total} nodes {ms} ms {} nps", total * 1000 / ms);
         }
+        Command::Play(args) => play(args)?,
         Command::Params { params, toml } => {
             let p = params.load()?;
             if toml {

@@ -1,0 +1,809 @@
+//! Playing in a terminal: a human (or two, or none) against the engine.
+//!
+//! [`Game::run`] reads commands from any [`BufRead`] and writes to any [`Write`], so the
+//! whole loop is testable with scripted input. Commands: a move in notation (`h8`, `H8`),
+//! `undo`, `hint`, `save FILE`, `load FILE`, `help` and `quit`. Games are saved as a move
+//! list (`# rule renju size 15` then `h8 i9 ...`) or, for a `.psq` file name, in Piskvork's
+//! PSQ format; `load` reads either.
+
+use crate::protocol::{fallback_move, info_line, score_text};
+use crate::search::Info;
+use crate::{Board, BoardError, Engine, Limits, Pos, Rule, Stone};
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Instant;
+use thiserror::Error;
+
+/// Which colours a human plays; the engine plays the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Humans {
+    /// The human plays black.
+    #[default]
+    Black,
+    /// The human plays white.
+    White,
+    /// Two humans (the engine only gives hints).
+    Both,
+    /// The engine plays itself.
+    None,
+}
+
+impl Humans {
+    /// Does a human play this colour?
+    pub fn plays(self, stone: Stone) -> bool {
+        match self {
+            Humans::Black => stone == Stone::Black,
+            Humans::White => stone == Stone::White,
+            Humans::Both => true,
+            Humans::None => false,
+        }
+    }
+}
+
+impl FromStr for Humans {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "black" | "b" | "x" => Ok(Humans::Black),
+            "white" | "w" | "o" => Ok(Humans::White),
+            "both" => Ok(Humans::Both),
+            "none" => Ok(Humans::None),
+            _ => Err(format!(
+                "unknown side '{s}' (expected black, white, both or none)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Humans {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Humans::Black => "black",
+            Humans::White => "white",
+            Humans::Both => "both",
+            Humans::None => "none",
+        })
+    }
+}
+
+/// Parses a search limit such as `nodes=20000`, `depth=6`, `time=500` (milliseconds; also
+/// `500ms` or `2s`), or several joined by commas.
+pub fn parse_limits(text: &str) -> Result<Limits, String> {
+    let mut l = Limits::default();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let bad = || format!("bad limit '{part}': expected nodes=N, depth=N, time=MS, 500ms or 2s");
+        let number = |v: &str| v.trim().parse::<u64>().map_err(|_| bad());
+        if let Some((key, value)) = part.split_once('=') {
+            match key.trim().to_ascii_lowercase().as_str() {
+                "nodes" => l.nodes = Some(number(value)?),
+                "depth" => l.depth = Some(number(value)?.clamp(1, 100) as i32),
+                "time" | "time_ms" | "ms" => l.time_ms = Some(number(value)?),
+                _ => return Err(bad()),
+            }
+        } else if let Some(ms) = part.strip_suffix("ms") {
+            l.time_ms = Some(number(ms)?);
+        } else if let Some(s) = part.strip_suffix('s') {
+            l.time_ms = Some(number(s)? * 1000);
+        } else {
+            return Err(bad());
+        }
+    }
+    if l == Limits::default() {
+        return Err(format!("empty limit '{text}'"));
+    }
+    Ok(l)
+}
+
+/// A game file that cannot be read, written or replayed.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GameFileError {
+    /// Reading or writing failed.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The text is not a game in either format.
+    #[error("line {line}: {message}")]
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// A move that cannot be played.
+    #[error("move {number} ({pos}): {error}")]
+    Move {
+        /// 1-based move number.
+        number: usize,
+        /// The point, in notation (or as written).
+        pos: String,
+        /// Why.
+        error: BoardError,
+    },
+    /// The game ends before the file does.
+    #[error("the game is over after move {number} ({outcome}) but the file goes on")]
+    MovesAfterEnd {
+        /// The last move of the game.
+        number: usize,
+        /// How it ended.
+        outcome: String,
+    },
+}
+
+/// A game read from a file: board size, rule if the file names one, and moves with the
+/// milliseconds each took (0 when not recorded).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Board side.
+    pub size: usize,
+    /// The rule, if the file states it (PSQ files do not).
+    pub rule: Option<Rule>,
+    /// Moves in play order, black first, with their thinking times in milliseconds.
+    pub moves: Vec<(Pos, u64)>,
+}
+
+impl GameRecord {
+    /// Parses a game in either format: PSQ (first line `Piskvorky NxN, ...`) or a move list
+    /// (`#` comment lines, optionally `# rule R size N`, then moves in notation).
+    /// `default_size` is the size of a move list without a `size`.
+    pub fn parse(text: &str, default_size: usize) -> Result<GameRecord, GameFileError> {
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        if first
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("piskvorky")
+        {
+            Self::parse_psq(text)
+        } else {
+            Self::parse_move_list(text, default_size)
+        }
+    }
+
+    fn parse_psq(text: &str) -> Result<GameRecord, GameFileError> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .skip_while(|(_, l)| l.trim().is_empty());
+        let (i, header) = lines.next().expect("a header was found");
+        let syntax = |line: usize, message: String| GameFileError::Syntax {
+            line: line + 1,
+            message,
+        };
+        let dims = header
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .find(|w| w.contains('x'))
+            .and_then(|w| w.split_once('x'))
+            .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)));
+        let size = match dims {
+            Some((w, h))
+                if w == h && (crate::pos::MIN_SIZE..=crate::pos::MAX_SIZE).contains(&w) =>
+            {
+                w
+            }
+            Some((w, h)) => {
+                return Err(syntax(
+                    i,
+                    format!("unsupported board {w}x{h} (square 5 to 20 only)"),
+                ))
+            }
+            None => return Err(syntax(i, format!("bad PSQ header '{header}'"))),
+        };
+        let mut moves = Vec::new();
+        for (i, line) in lines {
+            let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
+            let nums: Option<Vec<i64>> = fields.iter().map(|f| f.parse().ok()).collect();
+            // Moves are `x,y,ms`; the first other line starts the trailer.
+            let Some(nums) = nums.filter(|n| n.len() == 3) else {
+                break;
+            };
+            let (x, y) = (nums[0], nums[1]);
+            if x < 1 || y < 1 || x > size as i64 || y > size as i64 {
+                return Err(syntax(
+                    i,
+                    format!("{x},{y} is off the {size}x{size} board (PSQ counts from 1)"),
+                ));
+            }
+            moves.push((
+                Pos::new(x as usize - 1, y as usize - 1),
+                nums[2].max(0) as u64,
+            ));
+        }
+        Ok(GameRecord {
+            size,
+            rule: None,
+            moves,
+        })
+    }
+
+    fn parse_move_list(text: &str, default_size: usize) -> Result<GameRecord, GameFileError> {
+        let mut size = default_size;
+        let mut rule = None;
+        let mut moves = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let syntax = |message: String| GameFileError::Syntax {
+                line: i + 1,
+                message,
+            };
+            let line = line.trim();
+            if let Some(comment) = line.strip_prefix('#') {
+                let words: Vec<&str> = comment.split_whitespace().collect();
+                for pair in words.windows(2) {
+                    match pair[0].to_ascii_lowercase().as_str() {
+                        "rule" => rule = Some(pair[1].parse::<Rule>().map_err(syntax)?),
+                        "size" => {
+                            size = pair[1]
+                                .parse::<usize>()
+                                .ok()
+                                .filter(|n| {
+                                    (crate::pos::MIN_SIZE..=crate::pos::MAX_SIZE).contains(n)
+                                })
+                                .ok_or_else(|| {
+                                    syntax(format!("bad size '{}' (5 to 20)", pair[1]))
+                                })?;
+                        }
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            if !moves.is_empty() || !line.is_empty() {
+                let list = Pos::parse_list(line, size).map_err(|e| syntax(e.to_string()))?;
+                moves.extend(list.into_iter().map(|p| (p, 0)));
+            }
+        }
+        Ok(GameRecord { size, rule, moves })
+    }
+
+    /// Plays the record out on an empty board under `rule`, checking every move.
+    pub fn replay(&self, rule: Rule) -> Result<Board, GameFileError> {
+        let mut b = Board::new(self.size, rule).map_err(|e| GameFileError::Syntax {
+            line: 1,
+            message: e.to_string(),
+        })?;
+        for (i, &(p, _)) in self.moves.iter().enumerate() {
+            if let Some(o) = b.outcome() {
+                return Err(GameFileError::MovesAfterEnd {
+                    number: i,
+                    outcome: o.to_string(),
+                });
+            }
+            b.make(p).map_err(|error| GameFileError::Move {
+                number: i + 1,
+                pos: p.to_string(),
+                error,
+            })?;
+        }
+        Ok(b)
+    }
+}
+
+/// The game as a move list file: `# rule R size N`, then the moves in notation.
+pub fn move_list_text(board: &Board) -> String {
+    let moves: Vec<Pos> = board.history().iter().map(|r| r.pos).collect();
+    let mut s = format!("# rule {} size {}\n", board.rule(), board.size());
+    for chunk in moves.chunks(10) {
+        s.push_str(&Pos::format_list(chunk));
+        s.push('\n');
+    }
+    s
+}
+
+/// The game in Piskvork's PSQ format: the header, `x,y,ms` lines with 1-based coordinates,
+/// then a trailer with the players' names and `-1`.
+pub fn psq_text(board: &Board, times: &[u64], black: &str, white: &str) -> String {
+    let n = board.size();
+    let mut s = format!("Piskvorky {n}x{n}, 11:11, 0\n");
+    for (i, r) in board.history().iter().enumerate() {
+        let ms = times.get(i).copied().unwrap_or(0);
+        s.push_str(&format!("{},{},{ms}\n", r.pos.x() + 1, r.pos.y() + 1));
+    }
+    s.push_str(&format!("{black}\n{white}\n-1\n"));
+    s
+}
+
+const HELP: &str = "commands: a move such as h8, undo, hint, save FILE (FILE.psq for PSQ), \
+load FILE, help, quit";
+
+/// An interactive game: the board, the engine, who is human, and the engine's limits.
+pub struct Game {
+    board: Board,
+    times: Vec<u64>,
+    engine: Engine,
+    humans: Humans,
+    limits: Limits,
+}
+
+impl Game {
+    /// A game from `board` (usually empty; its moves count as played in 0 ms).
+    pub fn new(board: Board, engine: Engine, humans: Humans, limits: Limits) -> Game {
+        let times = vec![0; board.history().len()];
+        Game {
+            board,
+            times,
+            engine,
+            humans,
+            limits,
+        }
+    }
+
+    /// The position.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Milliseconds each move took, in play order.
+    pub fn times(&self) -> &[u64] {
+        &self.times
+    }
+
+    fn player_name(&self, s: Stone) -> &'static str {
+        if self.humans.plays(s) {
+            "human"
+        } else {
+            "wuzi"
+        }
+    }
+
+    /// Saves the game: PSQ if the name ends in `.psq`, a move list otherwise.
+    pub fn save(&self, path: &Path) -> Result<(), GameFileError> {
+        let is_psq = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("psq"));
+        let text = if is_psq {
+            psq_text(
+                &self.board,
+                &self.times,
+                self.player_name(Stone::Black),
+                self.player_name(Stone::White),
+            )
+        } else {
+            move_list_text(&self.board)
+        };
+        std::fs::write(path, text).map_err(|e| GameFileError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Loads a game in either format, replacing the current one only if it is valid.
+    pub fn load(&mut self, path: &Path) -> Result<(), GameFileError> {
+        let text = std::fs::read_to_string(path).map_err(|e| GameFileError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let record = GameRecord::parse(&text, self.board.size())?;
+        let board = record.replay(record.rule.unwrap_or(self.board.rule()))?;
+        self.times = record.moves.iter().map(|&(_, ms)| ms).collect();
+        self.board = board;
+        self.engine.new_game();
+        Ok(())
+    }
+
+    /// Plays until `quit`, the end of the input, or (with no human) the end of the game.
+    pub fn run(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "wuzi {}: {} on {n}x{n}, human plays {}. {HELP}",
+            env!("CARGO_PKG_VERSION"),
+            self.board.rule(),
+            self.humans,
+            n = self.board.size()
+        )?;
+        let mut redraw = true;
+        loop {
+            if redraw {
+                self.show(out)?;
+            }
+            redraw = true;
+            let outcome = self.board.outcome();
+            if let Some(o) = outcome {
+                writeln!(out, "game over: {o}")?;
+                if self.humans == Humans::None {
+                    return Ok(());
+                }
+            } else if !self.humans.plays(self.board.side_to_move()) {
+                self.engine_move(out)?;
+                continue;
+            }
+            if outcome.is_some() {
+                write!(out, "game over (undo, save, load or quit)> ")?;
+            } else {
+                write!(out, "{} to move> ", self.board.side_to_move())?;
+            }
+            out.flush()?;
+            let started = Instant::now();
+            let mut line = Vec::new();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                writeln!(out)?;
+                return Ok(());
+            }
+            let line = String::from_utf8_lossy(&line);
+            let line = line.trim();
+            let (word, arg) = match line.split_once(char::is_whitespace) {
+                Some((w, a)) => (w, a.trim()),
+                None => (line, ""),
+            };
+            match word.to_ascii_lowercase().as_str() {
+                "" => redraw = false,
+                "quit" | "exit" | "q" => return Ok(()),
+                "help" | "?" => {
+                    writeln!(out, "{HELP}")?;
+                    redraw = false;
+                }
+                "undo" => self.undo(out)?,
+                "hint" => {
+                    redraw = false;
+                    if outcome.is_some() {
+                        writeln!(out, "the game is over: no hint")?;
+                    } else {
+                        let (p, score) = self.think(out)?;
+                        match p {
+                            Some(p) => writeln!(out, "hint: {p} (score {})", score_text(score))?,
+                            None => writeln!(out, "no legal move")?,
+                        }
+                    }
+                }
+                "save" | "load" if arg.is_empty() => {
+                    writeln!(out, "{word} needs a file name, e.g. {word} game.txt")?;
+                    redraw = false;
+                }
+                "save" => {
+                    redraw = false;
+                    match self.save(Path::new(arg)) {
+                        Ok(()) => {
+                            writeln!(out, "saved {} moves to {arg}", self.board.history().len())?
+                        }
+                        Err(e) => writeln!(out, "cannot save: {e}")?,
+                    }
+                }
+                "load" => match self.load(Path::new(arg)) {
+                    Ok(()) => writeln!(
+                        out,
+                        "loaded {} moves from {arg} ({} on {n}x{n})",
+                        self.board.history().len(),
+                        self.board.rule(),
+                        n = self.board.size()
+                    )?,
+                    Err(e) => {
+                        writeln!(out, "cannot load {arg}: {e}")?;
+                        redraw = false;
+                    }
+                },
+                _ => {
+                    redraw = false;
+                    if outcome.is_some() {
+                        writeln!(
+                            out,
+                            "the game is over: type undo, save FILE, load FILE or quit"
+                        )?;
+                        continue;
+                    }
+                    let ms = started.elapsed().as_millis() as u64;
+                    match self.human_move(line, ms) {
+                        Ok(()) => redraw = true,
+                        Err(msg) => writeln!(out, "{msg}")?,
+                    }
+                }
+            }
+        }
+    }
+
+    fn human_move(&mut self, text: &str, ms: u64) -> Result<(), String> {
+        let p = Pos::parse(text, self.board.size()).map_err(|e| match e {
+            crate::NotationError::BadToken(_) => {
+                format!("don't understand '{text}': type a move such as h8, or help")
+            }
+            e => e.to_string(),
+        })?;
+        if self.board.stone_at(p).is_some() {
+            return Err(format!("{p} is already occupied"));
+        }
+        if self.board.side_to_move() == Stone::Black && self.board.is_forbidden(p) {
+            return Err(format!(
+                "{p} is forbidden for black (renju: overline, double-four or double-three); choose another point"
+            ));
+        }
+        self.board.make(p).map_err(|e| e.to_string())?;
+        self.times.push(ms);
+        Ok(())
+    }
+
+    fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.board.history().is_empty() {
+            return writeln!(out, "nothing to undo");
+        }
+        let mut taken = Vec::new();
+        while let Some(p) = self.board.undo() {
+            self.times.pop();
+            taken.push(p);
+            // Against the engine, take back its reply too, so the human is to move again.
+            if self.humans.plays(self.board.side_to_move()) || self.board.history().is_empty() {
+                break;
+            }
+        }
+        taken.reverse();
+        writeln!(out, "took back {}", Pos::format_list(&taken))
+    }
+
+    /// Searches the position, printing the thinking lines; returns the move (checked legal)
+    /// and its score.
+    fn think(&mut self, out: &mut dyn Write) -> io::Result<(Option<Pos>, i32)> {
+        let mut failed = None;
+        let mut on_info = |i: &Info| {
+            if failed.is_none() {
+                if let Err(e) = writeln!(out, "  {}", info_line(i)).and_then(|_| out.flush()) {
+                    failed = Some(e);
+                }
+            }
+        };
+        let r = self
+            .engine
+            .search(&self.board, &self.limits, Some(&mut on_info));
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let best = match r.best {
+            Some(p) if self.board.is_legal(p) => Some(p),
+            _ => fallback_move(&mut self.board),
+        };
+        writeln!(
+            out,
+            "  {} score {} depth {}-{} nodes {} time {}ms pv {}",
+            r.source,
+            score_text(r.score),
+            r.depth,
+            r.seldepth,
+            r.nodes,
+            r.time_ms,
+            Pos::format_list(&r.pv)
+        )?;
+        Ok((best, r.score))
+    }
+
+    fn engine_move(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let side = self.board.side_to_move();
+        writeln!(out, "wuzi ({side}) is thinking...")?;
+        let started = Instant::now();
+        let (p, _) = self.think(out)?;
+        let Some(p) = p else {
+            return writeln!(out, "wuzi has no legal move");
+        };
+        self.board.make(p).expect("legal move");
+        self.times.push(started.elapsed().as_millis() as u64);
+        writeln!(out, "wuzi ({side}) plays {p}")
+    }
+
+    fn show(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let forbidden = self.board.forbidden_points();
+        write!(out, "\n{}", self.board.diagram(&forbidden))?;
+        let mut notes = Vec::new();
+        if let Some(r) = self.board.history().last() {
+            notes.push(format!(
+                "move {}: {} played [{}]",
+                self.board.history().len(),
+                r.stone,
+                r.pos
+            ));
+        }
+        if !forbidden.is_empty() {
+            notes.push(format!(
+                "* forbidden for black: {}",
+                Pos::format_list(&forbidden)
+            ));
+        }
+        if !notes.is_empty() {
+            writeln!(out, "{}", notes.join("; "))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Params;
+
+    fn game(rule: Rule, humans: Humans) -> Game {
+        let board = Board::new(15, rule).unwrap();
+        Game::new(
+            board,
+            Engine::new(Params::default(), 1, 1),
+            humans,
+            Limits::nodes(2000),
+        )
+    }
+
+    fn play(g: &mut Game, script: &str) -> String {
+        let mut out = Vec::new();
+        g.run(&mut script.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("wuzi-play-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn limits_parse() {
+        assert_eq!(parse_limits("nodes=5000"), Ok(Limits::nodes(5000)));
+        assert_eq!(parse_limits("depth=6"), Ok(Limits::depth(6)));
+        assert_eq!(parse_limits("500ms"), Ok(Limits::time_ms(500)));
+        assert_eq!(parse_limits("2s"), Ok(Limits::time_ms(2000)));
+        let both = parse_limits("time=300, nodes=100").unwrap();
+        assert_eq!((both.time_ms, both.nodes), (Some(300), Some(100)));
+        assert!(parse_limits("fast").is_err());
+        assert!(parse_limits("nodes=x").is_err());
+        assert!(parse_limits("").is_err());
+        assert_eq!("Both".parse::<Humans>(), Ok(Humans::Both));
+        assert!("red".parse::<Humans>().is_err());
+    }
+
+    #[test]
+    fn human_moves_and_engine_replies() {
+        let mut g = game(Rule::Renju, Humans::Black);
+        let out = play(&mut g, "h8\nquit\n");
+        assert_eq!(g.board().history().len(), 2);
+        assert_eq!(g.board().history()[0].pos, Pos::new(7, 7));
+        let reply = g.board().history()[1].pos;
+        assert!(
+            out.contains(&format!("wuzi (white) plays {reply}")),
+            "{out}"
+        );
+        assert!(out.contains("depth"), "thinking line missing: {out}");
+        assert!(out.contains("[h8]"), "last move not marked: {out}");
+    }
+
+    #[test]
+    fn engine_plays_first_for_white_human() {
+        let mut g = game(Rule::Freestyle, Humans::White);
+        let out = play(&mut g, "");
+        assert_eq!(g.board().history().len(), 1);
+        assert!(out.contains("wuzi (black) plays"), "{out}");
+        assert!(out.trim_end().ends_with("white to move>"), "{out}");
+    }
+
+    #[test]
+    fn bad_input_gets_clear_messages() {
+        let mut g = game(Rule::Renju, Humans::Both);
+        let out = play(
+            &mut g,
+            "h8\nh8\nz9\np8\nh99\nblah blah\n\nsave\nload /nonexistent/wuzi/file\nhelp\nquit\n",
+        );
+        assert_eq!(g.board().history().len(), 1);
+        assert!(out.contains("h8 is already occupied"), "{out}");
+        assert!(out.contains("don't understand 'z9'"), "{out}");
+        assert!(out.contains("'p8' is off the 15x15 board"), "{out}");
+        assert!(out.contains("don't understand 'blah blah'"), "{out}");
+        assert!(out.contains("save needs a file name"), "{out}");
+        assert!(out.contains("cannot load /nonexistent/wuzi/file"), "{out}");
+        assert!(out.contains("commands: a move such as h8"), "{out}");
+    }
+
+    #[test]
+    fn forbidden_points_are_marked_and_refused() {
+        // Black to move with a double-three at h8 (g8 i8 / h7 h9 open).
+        let moves = "g8 a1 i8 a3 h7 a5 h9 a15";
+        let board =
+            Board::from_moves(15, Rule::Renju, &Pos::parse_list(moves, 15).unwrap()).unwrap();
+        let mut g = Game::new(
+            board,
+            Engine::new(Params::default(), 1, 1),
+            Humans::Both,
+            Limits::nodes(1000),
+        );
+        let out = play(&mut g, "h8\nquit\n");
+        assert!(out.contains("* forbidden for black: h8"), "{out}");
+        assert!(out.contains("h8 is forbidden for black"), "{out}");
+        assert_eq!(g.board().history().len(), 8);
+        let diagram_row = out.lines().find(|l| l.starts_with(" 8")).unwrap();
+        assert!(diagram_row.contains('*'), "{diagram_row}");
+    }
+
+    #[test]
+    fn undo_takes_back_the_engine_reply_too() {
+        let mut g = game(Rule::Standard, Humans::Black);
+        let out = play(&mut g, "h8\nundo\nquit\n");
+        assert!(g.board().history().is_empty(), "{out}");
+        assert!(out.contains("took back h8 "), "{out}");
+        let mut g = game(Rule::Standard, Humans::Both);
+        let out = play(&mut g, "h8\ni9\nundo\nquit\n");
+        assert_eq!(g.board().history().len(), 1);
+        assert!(out.contains("took back i9"), "{out}");
+        let out = play(&mut g, "undo\nundo\nquit\n");
+        assert!(out.contains("nothing to undo"), "{out}");
+    }
+
+    #[test]
+    fn hint_suggests_a_legal_move() {
+        let mut g = game(Rule::Freestyle, Humans::Both);
+        let out = play(&mut g, "h8\nhint\nquit\n");
+        let line = out.lines().find(|l| l.starts_with("hint: ")).expect(&out);
+        let p = Pos::parse(line[6..].split_whitespace().next().unwrap(), 15).unwrap();
+        assert_ne!(p, Pos::new(7, 7));
+        assert_eq!(g.board().history().len(), 1);
+    }
+
+    #[test]
+    fn save_and_load_both_formats() {
+        let mut g = game(Rule::Renju, Humans::Both);
+        let list = tmp("game.txt");
+        let psq = tmp("game.psq");
+        let script = format!(
+            "h8\ni9\nj10\nsave {}\nsave {}\nquit\n",
+            list.display(),
+            psq.display()
+        );
+        let out = play(&mut g, &script);
+        assert!(out.contains("saved 3 moves"), "{out}");
+        let text = std::fs::read_to_string(&list).unwrap();
+        assert_eq!(text, "# rule renju size 15\nh8 i9 j10\n");
+        let text = std::fs::read_to_string(&psq).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "Piskvorky 15x15, 11:11, 0");
+        assert!(lines[1].starts_with("8,8,"), "{text}");
+        assert!(lines[2].starts_with("9,9,"), "{text}");
+        assert!(lines[3].starts_with("10,10,"), "{text}");
+        assert_eq!(&lines[4..], ["human", "human", "-1"]);
+
+        for file in [&list, &psq] {
+            let mut h = game(Rule::Renju, Humans::Both);
+            let out = play(&mut h, &format!("load {}\nquit\n", file.display()));
+            assert!(out.contains("loaded 3 moves"), "{out}");
+            let moves: Vec<Pos> = h.board().history().iter().map(|r| r.pos).collect();
+            assert_eq!(Pos::format_list(&moves), "h8 i9 j10");
+            assert_eq!(h.board().rule(), Rule::Renju);
+        }
+    }
+
+    #[test]
+    fn game_files_are_checked() {
+        assert!(matches!(
+            GameRecord::parse("h8 h8", 15).unwrap().replay(Rule::Renju),
+            Err(GameFileError::Move { number: 2, .. })
+        ));
+        let five = "a1 a15 b1 b15 c1 c15 d1 d15 e1 o8";
+        assert!(matches!(
+            GameRecord::parse(five, 15).unwrap().replay(Rule::Freestyle),
+            Err(GameFileError::MovesAfterEnd { number: 9, .. })
+        ));
+        assert!(matches!(
+            GameRecord::parse("Piskvorky 15x20, 11:11, 0\n1,1,0\n", 15),
+            Err(GameFileError::Syntax { line: 1, .. })
+        ));
+        assert!(matches!(
+            GameRecord::parse("Piskvorky 15x15, 11:11, 0\n16,1,0\n", 15),
+            Err(GameFileError::Syntax { line: 2, .. })
+        ));
+        let r = GameRecord::parse(
+            "\nPiskvorky 20x20, 11:11, 0\n10,10,5\n11,10,7\nA\nB\n-1\n",
+            15,
+        )
+        .unwrap();
+        assert_eq!(r.size, 20);
+        assert_eq!(r.moves, vec![(Pos::new(9, 9), 5), (Pos::new(10, 9), 7)]);
+        let r = GameRecord::parse("# rule freestyle size 9\nh8i9\n", 15).unwrap();
+        assert_eq!((r.size, r.rule), (9, Some(Rule::Freestyle)));
+        assert!(GameRecord::parse("# size 30\n", 15).is_err());
+        assert!(GameRecord::parse("hello", 15).is_err());
+    }
+
+    #[test]
+    fn engine_against_itself_finishes() {
+        let mut g = Game::new(
+            Board::new(9, Rule::Freestyle).unwrap(),
+            Engine::new(Params::default(), 1, 1),
+            Humans::None,
+            Limits::nodes(500),
+        );
+        let out = play(&mut g, "");
+        let o = g.board().outcome().expect("the game ends");
+        assert!(out.contains(&format!("game over: {o}")), "{out}");
+    }
+}
