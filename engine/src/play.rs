@@ -407,8 +407,11 @@ impl Game {
                     return Ok(());
                 }
             } else if !self.humans.plays(self.board.side_to_move()) {
-                self.engine_move(out)?;
-                continue;
+                if self.engine_move(out)? {
+                    continue;
+                }
+                writeln!(out, "the game cannot go on: no legal move for the engine")?;
+                return Ok(());
             }
             if outcome.is_some() {
                 write!(out, "game over (undo, save, load or quit)> ")?;
@@ -565,17 +568,19 @@ impl Game {
         Ok((best, r.score))
     }
 
-    fn engine_move(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    /// Plays the engine's move; false if it has none.
+    fn engine_move(&mut self, out: &mut dyn Write) -> io::Result<bool> {
         let side = self.board.side_to_move();
         writeln!(out, "wuzi ({side}) is thinking...")?;
         let started = Instant::now();
         let (p, _) = self.think(out)?;
         let Some(p) = p else {
-            return writeln!(out, "wuzi has no legal move");
+            return Ok(false);
         };
         self.board.make(p).expect("legal move");
         self.times.push(started.elapsed().as_millis() as u64);
-        writeln!(out, "wuzi ({side}) plays {p}")
+        writeln!(out, "wuzi ({side}) plays {p}")?;
+        Ok(true)
     }
 
     fn show(&mut self, out: &mut dyn Write) -> io::Result<()> {

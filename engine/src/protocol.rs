@@ -33,6 +33,8 @@ pub const DEFAULT_TIMEOUT_MATCH_MS: u64 = 1_000_000_000;
 const UNLIMITED_MS: u64 = 1_000_000_000;
 /// Below this much time for a move, search a fixed small number of nodes instead.
 const QUICK_BELOW_MS: u64 = 15;
+/// Nodes searched when the clock is about to run out (a few milliseconds' work).
+pub const PANIC_NODES: u64 = 300;
 
 /// The brain's `ABOUT` line.
 pub fn about() -> String {
@@ -454,7 +456,7 @@ impl Brain {
         let turn = s.timeout_turn.saturating_sub(elapsed_ms);
         let left = game_left.saturating_sub(elapsed_ms);
         if turn.min(left) < QUICK_BELOW_MS {
-            return Limits::nodes(QUICK_NODES);
+            return Limits::nodes(PANIC_NODES);
         }
         Limits {
             clock: Some(Clock {
@@ -949,7 +951,7 @@ mod tests {
         send(&mut b, &["INFO timeout_match 0"]);
         assert_eq!(b.limits(0).clock.unwrap().time_left_ms, UNLIMITED_MS);
         send(&mut b, &["INFO time_left -5", "INFO timeout_match 1000"]);
-        assert_eq!(b.limits(0), Limits::nodes(QUICK_NODES));
+        assert_eq!(b.limits(0), Limits::nodes(PANIC_NODES));
         assert_eq!(
             send(&mut b, &["INFO timeout_turn fast"]),
             vec!["ERROR bad INFO value 'fast' for timeout_turn"]
