@@ -771,7 +771,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if depth <= 0 {
-            return self.quiesce(alpha, beta, ply, self.params.qs_depth);
+            return self.quiesce(alpha, beta, ply, self.params.qs_depth, me, 0);
         }
         let pv_node = beta - alpha > 1;
         let key = self.board.hash();
@@ -882,7 +882,11 @@ impl<'a> Worker<'a> {
     }
 
     /// Past the horizon: stand pat on the evaluation, or continue with own fours (VCF).
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
+    ///
+    /// Only `attacker` (the side to move at the horizon) makes fours; after its first four,
+    /// only fours on the lines through its previous four (`last`) are tried, which is where
+    /// new fours appear. The defender blocks when it must and otherwise stands pat.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: i32, attacker: Stone, last: usize) -> i32 {
         self.pv_len[ply] = 0;
         if ply as i32 > self.seldepth {
             self.seldepth = ply as i32;
@@ -907,7 +911,7 @@ impl<'a> Worker<'a> {
                 return self.board.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
             }
             self.make(block);
-            let score = -self.quiesce(-beta, -alpha, ply + 1, qdepth);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, qdepth, attacker, last);
             self.undo();
             if score > alpha {
                 self.update_pv(ply, block);
@@ -915,7 +919,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         let stand = self.board.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
-        if stand >= beta || qdepth <= 0 || ply >= MAX_PLY - 4 {
+        if stand >= beta || qdepth <= 0 || ply >= MAX_PLY - 4 || me != attacker {
             return stand;
         }
         let mut best = stand;
@@ -929,11 +933,11 @@ impl<'a> Worker<'a> {
             return best;
         }
         let mut list = MoveList::new();
-        movegen::fours(self, &mut list);
+        movegen::fours(self, &mut list, last);
         for i in 0..list.len() {
             let (m, _) = list.get(i);
             self.make(m);
-            let score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1, attacker, m);
             self.undo();
             if self.stopped {
                 return 0;

@@ -128,8 +128,18 @@ impl Solver<'_> {
         ((h as usize) & (self.fail.len() - 1), h | 1)
     }
 
-    /// Attacker to move: can it force a win within `depth` more forcing moves?
+    /// Attacker to move: can it force a win within `depth` more forcing moves? On success
+    /// the winning line (reversed) is appended to `line`; on failure `line` is unchanged.
     fn attack(&mut self, depth: u32) -> bool {
+        let start = self.line.len();
+        let won = self.attack_inner(depth);
+        if !won {
+            self.line.truncate(start);
+        }
+        won
+    }
+
+    fn attack_inner(&mut self, depth: u32) -> bool {
         let a = self.attacker;
         let d = a.opp();
         if self.board.threat_count(a, Threat::Five) > 0 {
@@ -220,8 +230,18 @@ impl Solver<'_> {
         false
     }
 
-    /// Defender to move after an attacker's threat: does the attacker still win?
+    /// Defender to move after an attacker's threat: does the attacker still win? Appends
+    /// the line against the first defence on success, leaves `line` unchanged on failure.
     fn defend(&mut self, depth: u32) -> bool {
+        let start = self.line.len();
+        let won = self.defend_inner(depth);
+        if !won {
+            self.line.truncate(start);
+        }
+        won
+    }
+
+    fn defend_inner(&mut self, depth: u32) -> bool {
         let a = self.attacker;
         let d = a.opp();
         if self.board.threat_count(d, Threat::Five) > 0 {

@@ -1,7 +1,7 @@
 //! Move generation: candidates near stones, gated by threats, ordered by pattern value.
 
 use super::Worker;
-use crate::board::{Board, PAD, STRIDE};
+use crate::board::{Board, DIR_STEP, PAD, STRIDE};
 use crate::eval::Threat;
 use crate::{Params, Rule, Stone};
 
@@ -153,16 +153,30 @@ pub(super) fn generate(w: &mut Worker<'_>, list: &mut MoveList, tt_move: usize, 
 }
 
 /// Own four-making moves (for VCF quiescence), best first.
-pub(super) fn fours(w: &mut Worker<'_>, list: &mut MoveList) {
+/// With `near` = 0 all of them; otherwise only those on the four lines through `near`
+/// within 4 cells.
+pub(super) fn fours(w: &mut Worker<'_>, list: &mut MoveList, near: usize) {
     let me = w.board.side_to_move();
-    let n = w.board.size();
-    for y in 0..n {
-        let row = (y + PAD) * STRIDE + PAD;
-        for i in row..row + n {
-            let t = w.board.threat_idx(i, me.index());
-            if matches!(t, Threat::Four | Threat::FourThree) && legal(&mut w.board, i, me) {
-                let s = order_score(&w.board, i, me);
-                list.push(i, s);
+    let mut consider = |w: &mut Worker<'_>, i: usize| {
+        let t = w.board.threat_idx(i, me.index());
+        if w.board.cell_raw(i) == 0 && matches!(t, Threat::Four | Threat::FourThree) && legal(&mut w.board, i, me) {
+            let s = order_score(&w.board, i, me);
+            list.push(i, s);
+        }
+    };
+    if near == 0 {
+        let n = w.board.size();
+        for y in 0..n {
+            let row = (y + PAD) * STRIDE + PAD;
+            for i in row..row + n {
+                consider(w, i);
+            }
+        }
+    } else {
+        for step in DIR_STEP {
+            for k in 1..=4isize {
+                consider(w, (near as isize + k * step) as usize);
+                consider(w, (near as isize - k * step) as usize);
             }
         }
     }
