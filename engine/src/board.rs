@@ -129,10 +129,17 @@ pub struct Board {
     cval: [[i32; 2]; CELLS],
     /// Per empty cell and colour: the cell's threat class (`None` for occupied cells).
     ccls: [[u8; 2]; CELLS],
+    /// Per cell and colour: sum of the line values of its four patterns (kept for every
+    /// cell, occupied or not, so that pattern changes update it by difference).
+    lsum: [[i32; 2]; CELLS],
+    /// Per cell and colour: packed summary of its four patterns (see [`EvalWeights`]).
+    ckey: [[u16; 2]; CELLS],
     /// Per colour: sum of `cval` over empty cells.
     sum: [i32; 2],
     /// Per colour: how many empty cells hold each threat class.
     cnt: [[u16; NTHREAT]; 2],
+    /// Per colour and threat class: the set of empty cells with that class, as bits.
+    cbits: [[[u64; CELLS / 64]; NTHREAT]; 2],
     /// Stones within the candidate radius of each cell.
     near: [u8; CELLS],
     radius: usize,
@@ -182,6 +189,9 @@ impl Board {
             weights: EvalWeights::new(&Params::default(), rule),
             cval: [[0; 2]; CELLS],
             ccls: [[0; 2]; CELLS],
+            lsum: [[0; 2]; CELLS],
+            ckey: [[0; 2]; CELLS],
+            cbits: [[[0; CELLS / 64]; NTHREAT]; 2],
             sum: [0; 2],
             cnt: [[0; NTHREAT]; 2],
             near: [0; CELLS],
@@ -217,7 +227,15 @@ impl Board {
         self.ccls = [[0; 2]; CELLS];
         self.sum = [0; 2];
         self.cnt = [[0; NTHREAT]; 2];
+        self.cbits = [[[0; CELLS / 64]; NTHREAT]; 2];
         self.near = [0; CELLS];
+        for i in 0..CELLS {
+            for c in 0..2 {
+                let pats = &self.pat[i][c * 4..c * 4 + 4];
+                self.lsum[i][c] = (0..4).map(|d| self.weights.line_value(c, d, pats[d])).sum();
+                self.ckey[i][c] = pats.iter().map(|&p| self.weights.code(c, p)).sum();
+            }
+        }
         for i in 0..CELLS {
             match self.cells[i] {
                 EMPTY => self.recell(i),
@@ -255,6 +273,22 @@ impl Board {
         threat_of(self.ccls[idx][c])
     }
 
+    /// The empty cells (padded indices, ascending) where `stone` has class `t`.
+    #[inline]
+    pub(crate) fn cells_with(&self, stone: Stone, t: Threat) -> impl Iterator<Item = usize> + '_ {
+        self.cbits[stone.index()][t as usize].iter().enumerate().flat_map(|(w, &bits)| {
+            let mut b = bits;
+            std::iter::from_fn(move || {
+                if b == 0 {
+                    return None;
+                }
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                Some(w * 64 + i)
+            })
+        })
+    }
+
     /// Value of a stone of colour index `c` on the empty `idx`.
     #[inline]
     pub(crate) fn value_idx(&self, idx: usize, c: usize) -> i32 {
@@ -286,20 +320,30 @@ impl Board {
     /// Recomputes both colours' value and class of the cell at `idx` from its patterns.
     #[inline]
     fn recell(&mut self, idx: usize) {
-        for c in 0..2 {
-            let (v, t) = if self.cells[idx] == EMPTY {
-                self.weights.cell(c, &self.pat[idx][c * 4..c * 4 + 4])
-            } else {
-                (0, Threat::None)
-            };
-            self.sum[c] += v - self.cval[idx][c];
-            self.cval[idx][c] = v;
-            let old = self.ccls[idx][c] as usize;
+        self.recell_colour(idx, 0);
+        self.recell_colour(idx, 1);
+    }
+
+    /// Recomputes colour `c`'s value and class of the cell at `idx`, keeping sums and counts.
+    #[inline]
+    fn recell_colour(&mut self, idx: usize, c: usize) {
+        let (v, t) = if self.cells[idx] == EMPTY {
+            self.weights.from_summary(c, self.lsum[idx][c], self.ckey[idx][c])
+        } else {
+            (0, Threat::None)
+        };
+        self.sum[c] += v - self.cval[idx][c];
+        self.cval[idx][c] = v;
+        let old = self.ccls[idx][c] as usize;
+        if old != t as usize {
+            let (word, bit) = (idx / 64, 1u64 << (idx % 64));
             if old != 0 {
                 self.cnt[c][old] -= 1;
+                self.cbits[c][old][word] &= !bit;
             }
             if t != Threat::None {
                 self.cnt[c][t as usize] += 1;
+                self.cbits[c][t as usize][word] |= bit;
             }
             self.ccls[idx][c] = t as u8;
         }
@@ -570,10 +614,14 @@ impl Board {
         let k20 = (k22 & 0x3FF) | ((k22 >> 12) << 10);
         let [b, w] = self.table.lookup(k20);
         // Most cells in the window keep their patterns; only changed ones need re-valuing.
-        if self.pat[idx][d] != b || self.pat[idx][4 + d] != w {
-            self.pat[idx][d] = b;
-            self.pat[idx][4 + d] = w;
-            self.recell(idx);
+        for (c, new) in [(0, b), (1, w)] {
+            let old = self.pat[idx][c * 4 + d];
+            if old != new {
+                self.pat[idx][c * 4 + d] = new;
+                self.lsum[idx][c] += self.weights.line_value(c, d, new) - self.weights.line_value(c, d, old);
+                self.ckey[idx][c] = self.ckey[idx][c] + self.weights.code(c, new) - self.weights.code(c, old);
+                self.recell_colour(idx, c);
+            }
         }
     }
 
@@ -791,6 +839,9 @@ mod tests {
                 assert_eq!(b.cval, fresh.cval, "{rule} after {m}");
                 assert_eq!(b.ccls, fresh.ccls, "{rule} after {m}");
                 assert_eq!(b.near, fresh.near, "{rule} after {m}");
+                assert_eq!(b.lsum, fresh.lsum, "{rule} after {m}");
+                assert_eq!(b.ckey, fresh.ckey, "{rule} after {m}");
+                assert_eq!(b.cbits, fresh.cbits, "{rule} after {m}");
                 assert_eq!(b.evaluate(), fresh.evaluate());
             }
         }

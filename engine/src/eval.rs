@@ -33,6 +33,18 @@ pub enum Threat {
 pub const NTHREAT: usize = 8;
 
 impl Threat {
+    /// Every class, weakest first.
+    pub const ALL: [Threat; NTHREAT] = [
+        Threat::None,
+        Threat::Three,
+        Threat::DoubleThree,
+        Threat::Four,
+        Threat::FourThree,
+        Threat::OpenFour,
+        Threat::Five,
+        Threat::Forbidden,
+    ];
+
     /// Does a stone here make at least a four (a forcing move)?
     #[inline]
     pub fn is_four(self) -> bool {
@@ -132,6 +144,34 @@ impl EvalWeights {
             + self.diagonal[c][pats[2] as usize]
             + self.diagonal[c][pats[3] as usize];
         (v + bonus, class)
+    }
+
+    /// Value of pattern `p` for colour `c` on a line of direction `d`.
+    #[inline]
+    pub fn line_value(&self, c: usize, d: usize, p: u8) -> i32 {
+        if d < 2 {
+            self.straight[c][p as usize]
+        } else {
+            self.diagonal[c][p as usize]
+        }
+    }
+
+    /// Code of pattern `p` for colour `c` in the packed summary.
+    #[inline]
+    pub fn code(&self, c: usize, p: u8) -> u16 {
+        self.code[c][p as usize]
+    }
+
+    /// Value and class of a cell for colour `c` from its line-value sum and packed summary
+    /// (both kept incrementally by the board).
+    #[inline]
+    pub fn from_summary(&self, c: usize, line_sum: i32, key: u16) -> (i32, Threat) {
+        let (bonus, class) = self.combo[c][key as usize];
+        if class == Threat::Forbidden {
+            (0, class)
+        } else {
+            (line_sum + bonus, class)
+        }
     }
 
     /// Builds the summary codes and the combination table from the weights.

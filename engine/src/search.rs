@@ -4,7 +4,7 @@
 
 mod movegen;
 
-use crate::board::{pos_of, Board, CELLS, PAD, STRIDE};
+use crate::board::{pos_of, Board, CELLS};
 use crate::eval::Threat;
 use crate::threat::{self, ThreatKind};
 use crate::tt::{Bound, TransTable, TtEntry};
@@ -397,16 +397,7 @@ impl<'a> Worker<'a> {
 
     /// First empty cell where `stone` has class `t`.
     fn find(&self, stone: Stone, t: Threat) -> Option<usize> {
-        let n = self.board.size();
-        for y in 0..n {
-            let row = (y + PAD) * STRIDE + PAD;
-            for i in row..row + n {
-                if self.board.threat_idx(i, stone.index()) == t {
-                    return Some(i);
-                }
-            }
-        }
-        None
+        self.board.cells_with(stone, t).next()
     }
 
     /// A legal cell where `stone` makes an open four, if any.
@@ -414,18 +405,8 @@ impl<'a> Worker<'a> {
         if self.board.threat_count(stone, Threat::OpenFour) == 0 {
             return None;
         }
-        let n = self.board.size();
-        for y in 0..n {
-            let row = (y + PAD) * STRIDE + PAD;
-            for i in row..row + n {
-                if self.board.threat_idx(i, stone.index()) == Threat::OpenFour
-                    && self.legal(i, stone)
-                {
-                    return Some(i);
-                }
-            }
-        }
-        None
+        let cells: Vec<usize> = self.board.cells_with(stone, Threat::OpenFour).collect();
+        cells.into_iter().find(|&i| self.legal(i, stone))
     }
 
     /// Forced moves and proven wins at the root, before any tree search.

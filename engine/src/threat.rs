@@ -6,7 +6,7 @@
 //! any point where the attacker would make a four, or counter with a four of its own.
 //! Black's forbidden points are respected on both sides.
 
-use crate::board::{pos_of, Board, PAD, STRIDE};
+use crate::board::{pos_of, Board};
 use crate::eval::Threat;
 use crate::{Pos, Rule, Stone};
 
@@ -98,19 +98,15 @@ impl Solver<'_> {
             && self.board.forbidden_idx(idx))
     }
 
-    /// Empty cells where `stone` gets a class accepted by `pred`.
+    /// Empty cells where `stone` gets a class accepted by `pred`, ascending.
     fn cells(&self, stone: Stone, pred: impl Fn(Threat) -> bool) -> Vec<usize> {
-        let n = self.board.size();
-        let c = stone.index();
         let mut out = Vec::new();
-        for y in 0..n {
-            let row = (y + PAD) * STRIDE + PAD;
-            for i in row..row + n {
-                if pred(self.board.threat_idx(i, c)) {
-                    out.push(i);
-                }
+        for t in Threat::ALL {
+            if t != Threat::None && pred(t) && self.board.threat_count(stone, t) > 0 {
+                out.extend(self.board.cells_with(stone, t));
             }
         }
+        out.sort_unstable();
         out
     }
 
