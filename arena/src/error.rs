@@ -1,0 +1,105 @@
+//! The arena library's error type.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+use wuzi_engine::{BoardError, ParamError};
+
+use crate::stats::SprtParamError;
+
+/// Everything that can go wrong setting up or running an arena job. Each variant names the
+/// input at fault (file, line, player, parameter) and includes the underlying error's message,
+/// so the command line can print it as is (the variants carry no separate `source`, which
+/// would print the same message twice in an error chain).
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    /// A file could not be read, written or created.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        error: std::io::Error,
+    },
+    /// A parameter file or `--set` override was rejected by the engine.
+    #[error("player '{player}': {error}")]
+    Params {
+        /// The player whose parameters are bad.
+        player: String,
+        /// The engine's complaint (malformed TOML, unknown parameter, out of range).
+        error: ParamError,
+    },
+    /// A malformed player specification (`--player name=...,nodes=...`).
+    #[error("bad player spec '{spec}': {message}")]
+    PlayerSpec {
+        /// The specification as given.
+        spec: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A bad opening source, file or line.
+    #[error("openings {source_name}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
+    Opening {
+        /// File name or built-in source name.
+        source_name: String,
+        /// 1-based line number, when the problem is on one line.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
+    /// A bad sweep axis (`--grid name=lo:hi:step`, `--values`).
+    #[error("bad sweep: {0}")]
+    Sweep(String),
+    /// A bad SPRT specification.
+    #[error("bad --sprt: {0}")]
+    Sprt(SprtParamError),
+    /// A bad `--shard i/n`.
+    #[error("bad shard '{0}': expected i/n with 0 <= i < n, or auto/n")]
+    Shard(String),
+    /// An inconsistent run configuration (no players, no openings, bad board size...).
+    #[error("{0}")]
+    Config(String),
+    /// A records file that cannot be used (corrupt line, other run).
+    #[error("{path}, line {line}: {message}")]
+    Record {
+        /// The records file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// `--resume` or `merge` found records of a different run configuration.
+    #[error("{0}")]
+    Mismatch(String),
+    /// A board error outside of a game (replaying a stored game, checking an opening).
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// A JSON file (run configuration, summary) that does not parse.
+    #[error("{path}: {error}")]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message.
+        error: serde_json::Error,
+    },
+}
+
+impl From<SprtParamError> for ArenaError {
+    fn from(e: SprtParamError) -> Self {
+        ArenaError::Sprt(e)
+    }
+}
+
+impl ArenaError {
+    /// An [`ArenaError::Io`] for `path`.
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
+        ArenaError::Io {
+            path: path.into(),
+            error,
+        }
+    }
+}
+
+/// Result alias of the arena library.
+pub type Result<T, E = ArenaError> = std::result::Result<T, E>;

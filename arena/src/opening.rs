@@ -1,0 +1,863 @@
+//! Openings: the 26 canonical renju openings in their 8 board symmetries, Gomocup offset files,
+//! move-list files and a seeded generator of balanced random openings.
+//!
+//! An opening is a list of moves from the empty board, black first. Every opening is played
+//! as a game pair with colours swapped (see `harness.md`, "Game pairs"). An opening list keeps
+//! each position once ([`dedupe`]): expanding an opening into its 8 symmetric images gives
+//! fewer than 8 positions when the opening lies on a mirror axis, and the duplicates go.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::Path;
+
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use wuzi_engine::{Board, Engine, Limits, Params, Pos, Rule};
+
+use crate::error::{ArenaError, Result};
+
+/// A row of [`RENJU26`]: id, romaji name, offsets of the three stones.
+pub type RenjuOpening = (&'static str, &'static str, [(i32, i32); 3]);
+
+/// The 26 canonical renju openings (RIF numbering): id, romaji name and the offsets of the
+/// three stones from the centre (`x` right, `y` up), black, white, black. Transcribed from
+/// `shared/data/openings/renju26.csv` (a unit test checks the two agree when it is present).
+pub const RENJU26: [RenjuOpening; 26] = [
+    ("1D", "Kansei", [(0, 0), (0, 1), (0, 2)]),
+    ("2D", "Keigetsu", [(0, 0), (0, 1), (1, 2)]),
+    ("3D", "Sosei", [(0, 0), (0, 1), (2, 2)]),
+    ("4D", "Kagetsu", [(0, 0), (0, 1), (1, 1)]),
+    ("5D", "Zangetsu", [(0, 0), (0, 1), (2, 1)]),
+    ("6D", "Ugetsu", [(0, 0), (0, 1), (1, 0)]),
+    ("7D", "Kinsei", [(0, 0), (0, 1), (2, 0)]),
+    ("8D", "Shogetsu", [(0, 0), (0, 1), (0, -1)]),
+    ("9D", "Kyugetsu", [(0, 0), (0, 1), (1, -1)]),
+    ("10D", "Shingetsu", [(0, 0), (0, 1), (2, -1)]),
+    ("11D", "Zuisei", [(0, 0), (0, 1), (0, -2)]),
+    ("12D", "Sangetsu", [(0, 0), (0, 1), (1, -2)]),
+    ("13D", "Yusei", [(0, 0), (0, 1), (2, -2)]),
+    ("1I", "Chosei", [(0, 0), (1, 1), (2, 2)]),
+    ("2I", "Kyogetsu", [(0, 0), (1, 1), (2, 1)]),
+    ("3I", "Kosei", [(0, 0), (1, 1), (2, 0)]),
+    ("4I", "Suigetsu", [(0, 0), (1, 1), (2, -1)]),
+    ("5I", "Ryusei", [(0, 0), (1, 1), (2, -2)]),
+    ("6I", "Ungetsu", [(0, 0), (1, 1), (1, 0)]),
+    ("7I", "Hogetsu", [(0, 0), (1, 1), (1, -1)]),
+    ("8I", "Rangetsu", [(0, 0), (1, 1), (1, -2)]),
+    ("9I", "Gingetsu", [(0, 0), (1, 1), (0, -1)]),
+    ("10I", "Myojo", [(0, 0), (1, 1), (0, -2)]),
+    ("11I", "Shagetsu", [(0, 0), (1, 1), (-1, -1)]),
+    ("12I", "Meigetsu", [(0, 0), (1, 1), (-1, -2)]),
+    ("13I", "Suisei", [(0, 0), (1, 1), (-2, -2)]),
+];
+
+/// One opening: an identifier and the moves from the empty board, black first.
+///
+/// Serialized as `{"id": "1D/s3", "moves": "h8 h9 h10"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Opening {
+    /// Where it comes from: `1D` (renju table), `1D/s3` (its image under symmetry 3),
+    /// `file.txt:12` (line 12 of a file), `r17` (random opening 17).
+    pub id: String,
+    /// Moves in play order.
+    #[serde(serialize_with = "ser_moves", deserialize_with = "de_moves")]
+    pub moves: Vec<Pos>,
+}
+
+impl Opening {
+    /// The moves as `h8 h9 h10`.
+    pub fn notation(&self) -> String {
+        Pos::format_list(&self.moves)
+    }
+
+    /// The same opening under board symmetry `sym` (see [`Pos::transform`]).
+    pub fn transformed(&self, sym: u8, size: usize) -> Opening {
+        Opening {
+            id: if sym == 0 {
+                self.id.clone()
+            } else {
+                format!("{}/s{sym}", self.id)
+            },
+            moves: self.moves.iter().map(|p| p.transform(sym, size)).collect(),
+        }
+    }
+
+    /// The position's key under board symmetry `sym`: the sorted list of `(y, x, colour)`
+    /// stones. Move order within a colour does not matter.
+    fn key_under(&self, sym: u8, size: usize) -> Vec<(u8, u8, u8)> {
+        let mut v: Vec<(u8, u8, u8)> = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let q = p.transform(sym, size);
+                (q.y() as u8, q.x() as u8, (i % 2) as u8)
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The position's key: equal keys mean the same stones of the same colours.
+    pub fn position_key(&self, size: usize) -> Vec<(u8, u8, u8)> {
+        self.key_under(0, size)
+    }
+
+    /// The position's canonical key: the smallest key over the 8 symmetries. Equal keys mean
+    /// the same position up to a board symmetry.
+    pub fn canonical_key(&self, size: usize) -> Vec<(u8, u8, u8)> {
+        (0..8u8)
+            .map(|sym| self.key_under(sym, size))
+            .min()
+            .unwrap_or_default()
+    }
+
+    /// Replays the opening on an empty board: every move must be on the board, on an empty
+    /// point, not forbidden (renju black) and must not end the game.
+    pub fn check(&self, size: usize, rule: Rule) -> std::result::Result<Board, String> {
+        let mut board = Board::new(size, rule).map_err(|e| e.to_string())?;
+        for (i, &p) in self.moves.iter().enumerate() {
+            if board.outcome().is_some() {
+                return Err(format!("the game is over before move {} ({p})", i + 1));
+            }
+            let rec = board
+                .make(p)
+                .map_err(|e| format!("move {} ({p}): {e}", i + 1))?;
+            if rec.forbidden {
+                return Err(format!(
+                    "move {} ({p}) is a forbidden move for black",
+                    i + 1
+                ));
+            }
+            if rec.five {
+                return Err(format!("move {} ({p}) makes five", i + 1));
+            }
+        }
+        if board.outcome().is_some() {
+            return Err("the opening fills the board".to_string());
+        }
+        Ok(board)
+    }
+}
+
+impl fmt::Display for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.id, self.notation())
+    }
+}
+
+fn ser_moves<S: Serializer>(moves: &[Pos], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&Pos::format_list(moves))
+}
+
+fn de_moves<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Pos>, D::Error> {
+    let text = String::deserialize(d)?;
+    // Notation is checked against the largest board; the run checks the real size.
+    Pos::parse_list(&text, wuzi_engine::pos::MAX_SIZE).map_err(serde::de::Error::custom)
+}
+
+/// The centre `(size/2, size/2)` (integer division), the origin of Gomocup offsets.
+pub fn centre(size: usize) -> (i32, i32) {
+    ((size / 2) as i32, (size / 2) as i32)
+}
+
+/// The point at offset `(dx, dy)` from the centre, if it lies on the board.
+pub fn from_offset(size: usize, dx: i32, dy: i32) -> Option<Pos> {
+    let (cx, cy) = centre(size);
+    let (x, y) = (cx + dx, cy + dy);
+    (x >= 0 && y >= 0 && (x as usize) < size && (y as usize) < size)
+        .then(|| Pos::new(x as usize, y as usize))
+}
+
+/// The 26 renju openings as listed (one symmetry each), centred on a `size` board.
+pub fn renju26_base(size: usize) -> Result<Vec<Opening>> {
+    RENJU26
+        .iter()
+        .map(|(id, _, offsets)| {
+            let moves = offsets
+                .iter()
+                .map(|&(dx, dy)| from_offset(size, dx, dy))
+                .collect::<Option<Vec<Pos>>>()
+                .ok_or_else(|| ArenaError::Opening {
+                    source_name: "renju26".into(),
+                    line: None,
+                    message: format!("opening {id} does not fit a {size}x{size} board"),
+                })?;
+            Ok(Opening {
+                id: (*id).to_string(),
+                moves,
+            })
+        })
+        .collect()
+}
+
+/// The 26 renju openings in all 8 board symmetries, symmetric duplicates removed (184 on an
+/// odd-sized board: the 6 openings with a mirror axis have 4 distinct images, the others 8).
+pub fn renju26(size: usize) -> Result<Vec<Opening>> {
+    Ok(dedupe(&with_symmetries(&renju26_base(size)?, size), size).0)
+}
+
+/// Every opening followed by its images under the 7 other symmetries (ids `id/s1` ..
+/// `id/s7`). Duplicates are not removed here; see [`dedupe`].
+pub fn with_symmetries(openings: &[Opening], size: usize) -> Vec<Opening> {
+    openings
+        .iter()
+        .flat_map(|o| (0..8).map(move |sym| o.transformed(sym, size)))
+        .collect()
+}
+
+/// Keeps the first opening of every position: an opening whose stones (and colours) are those
+/// of an earlier one is a duplicate, whatever the move order, such as an opening's symmetric
+/// image that coincides with the opening itself. Returns the kept openings (in their original
+/// order) and how many were removed.
+pub fn dedupe(openings: &[Opening], size: usize) -> (Vec<Opening>, usize) {
+    let mut seen = HashSet::new();
+    let kept: Vec<Opening> = openings
+        .iter()
+        .filter(|o| seen.insert(o.position_key(size)))
+        .cloned()
+        .collect();
+    let removed = openings.len() - kept.len();
+    (kept, removed)
+}
+
+/// Format of an opening file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileFormat {
+    /// Gomocup: `dx,dy, dx,dy, ...` offsets from the centre, one opening a line.
+    Gomocup,
+    /// Move lists in notation: `h8 i9 j10` (or `h8i9j10`), one opening a line.
+    Moves,
+}
+
+impl std::str::FromStr for FileFormat {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "gomocup" | "offsets" => Ok(FileFormat::Gomocup),
+            "moves" | "movelist" | "move-list" => Ok(FileFormat::Moves),
+            _ => Err(format!("unknown opening format '{s}' (gomocup or moves)")),
+        }
+    }
+}
+
+/// The content of a line with a `#` comment removed and surrounding space trimmed.
+fn strip_comment(line: &str) -> &str {
+    line.split('#').next().unwrap_or("").trim()
+}
+
+/// Guesses a file's format from its first opening line: only digits, signs, commas and
+/// spaces means Gomocup offsets; anything else is a move list.
+pub fn detect_format(text: &str) -> FileFormat {
+    let first = text.lines().map(strip_comment).find(|l| !l.is_empty());
+    match first {
+        Some(l)
+            if l.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | ',' | ' ' | '\t')) =>
+        {
+            FileFormat::Gomocup
+        }
+        _ => FileFormat::Moves,
+    }
+}
+
+/// Parses an opening file's text. `name` names the source in errors and opening ids
+/// (`name:line`). Blank lines and `#` comments are skipped; `format` `None` detects it.
+pub fn parse_text(
+    text: &str,
+    name: &str,
+    size: usize,
+    format: Option<FileFormat>,
+) -> Result<Vec<Opening>> {
+    let format = format.unwrap_or_else(|| detect_format(text));
+    let err = |line: usize, message: String| ArenaError::Opening {
+        source_name: name.to_string(),
+        line: Some(line),
+        message,
+    };
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = strip_comment(raw);
+        if line.is_empty() {
+            continue;
+        }
+        let moves = match format {
+            FileFormat::Moves => {
+                Pos::parse_list(line, size).map_err(|e| err(i + 1, e.to_string()))?
+            }
+            FileFormat::Gomocup => {
+                let numbers = line
+                    .split([',', ' ', '\t'])
+                    .filter(|t| !t.is_empty())
+                    .map(|t| {
+                        t.parse::<i32>()
+                            .map_err(|_| err(i + 1, format!("'{t}' is not an integer offset")))
+                    })
+                    .collect::<Result<Vec<i32>>>()?;
+                if numbers.len() % 2 != 0 {
+                    return Err(err(
+                        i + 1,
+                        format!("{} numbers: offsets come in dx,dy pairs", numbers.len()),
+                    ));
+                }
+                numbers
+                    .chunks(2)
+                    .map(|c| {
+                        from_offset(size, c[0], c[1]).ok_or_else(|| {
+                            err(
+                                i + 1,
+                                format!("offset {},{} is off the {size}x{size} board", c[0], c[1]),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<Pos>>>()?
+            }
+        };
+        if moves.is_empty() {
+            return Err(err(i + 1, "no moves".into()));
+        }
+        out.push(Opening {
+            id: format!("{name}:{}", i + 1),
+            moves,
+        });
+    }
+    if out.is_empty() {
+        return Err(ArenaError::Opening {
+            source_name: name.to_string(),
+            line: None,
+            message: "no openings in the file".into(),
+        });
+    }
+    Ok(out)
+}
+
+/// Reads and parses an opening file (see [`parse_text`]); ids use the file name.
+pub fn load_file(path: &Path, size: usize, format: Option<FileFormat>) -> Result<Vec<Opening>> {
+    let text = std::fs::read_to_string(path).map_err(|e| ArenaError::io(path, e))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    parse_text(&text, &name, size, format).map_err(|e| match e {
+        ArenaError::Opening { line, message, .. } => ArenaError::Opening {
+            source_name: path.display().to_string(),
+            line,
+            message,
+        },
+        e => e,
+    })
+}
+
+/// Checks every opening with [`Opening::check`]; the first bad one is an error.
+pub fn check_all(openings: &[Opening], size: usize, rule: Rule, source: &str) -> Result<()> {
+    for o in openings {
+        o.check(size, rule).map_err(|m| ArenaError::Opening {
+            source_name: source.to_string(),
+            line: None,
+            message: format!("opening {}: {m}", o.id),
+        })?;
+    }
+    Ok(())
+}
+
+/// Settings of the random opening generator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RandomSpec {
+    /// How many openings to make.
+    pub count: usize,
+    /// Stones per opening (moves from the empty board, black first).
+    pub stones: usize,
+    /// Stones are placed within this Chebyshev distance of the centre.
+    pub radius: usize,
+    /// Largest accepted distance of the quick check search's score from the balance point,
+    /// in the engine's evaluation units.
+    pub max_score: i32,
+    /// The balance point: the score, for the side to move, of an even position. `None`
+    /// calibrates it as the median score of a seeded sample of candidates (see [`random`]).
+    pub centre: Option<i32>,
+    /// Node budget of the quick check search (default parameters, one thread).
+    pub check_nodes: u64,
+}
+
+impl Default for RandomSpec {
+    fn default() -> Self {
+        RandomSpec {
+            count: 100,
+            stones: 3,
+            radius: 3,
+            max_score: 150,
+            centre: None,
+            check_nodes: 1500,
+        }
+    }
+}
+
+/// A uniform integer in `0..n` (n > 0) from the generator; the modulo bias is negligible for
+/// the small ranges used here and the result only needs to be reproducible.
+pub(crate) fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    (rng.next_u64() % n as u64) as usize
+}
+
+/// Candidates of the random generator: random legal stones near the centre.
+struct Candidates {
+    cells: Vec<Pos>,
+    stones: usize,
+    size: usize,
+    rule: Rule,
+    rng: ChaCha8Rng,
+}
+
+impl Candidates {
+    /// The next candidate: `stones` moves alternating from black on random empty points of
+    /// `cells`, never a five or a forbidden point; `None` when the draw failed.
+    fn next(&mut self) -> Result<Option<(Board, Vec<Pos>)>> {
+        let mut board = Board::new(self.size, self.rule)?;
+        let mut moves = Vec::with_capacity(self.stones);
+        for _ in 0..self.stones {
+            let side = board.side_to_move();
+            let free: Vec<Pos> = self
+                .cells
+                .iter()
+                .copied()
+                .filter(|&p| board.is_empty_at(p) && !board.makes_five(p, side))
+                .collect();
+            if free.is_empty() {
+                return Ok(None);
+            }
+            let p = free[below(&mut self.rng, free.len())];
+            let rec = board.make(p)?;
+            if rec.forbidden || rec.five {
+                return Ok(None);
+            }
+            moves.push(p);
+        }
+        Ok((board.outcome().is_none()).then_some((board, moves)))
+    }
+}
+
+/// `count` balanced random openings, the same for the same seed and settings.
+///
+/// Each candidate places `stones` moves, alternating from black, on random empty points within
+/// `radius` of the centre, never a five or (renju) a forbidden point. A quick search
+/// (`check_nodes` nodes, default parameters) then judges it: it is rejected when the search
+/// finds a forced win for either side (in freestyle this rejects openings where the side to
+/// move simply wins) or a score more than `max_score` from the balance point, and when it
+/// repeats an opening already kept or a symmetric image of one.
+///
+/// The balance point is not simply 0: the engine's scores of early positions carry a
+/// side-to-move bias that depends on the stone count (after three renju stones white's score
+/// is around +1000 in almost every position). Unless `centre` fixes it, the balance point is the
+/// median score of a seeded sample of 64 candidates, so "balanced" means "close to the typical
+/// position of this many stones".
+pub fn random(spec: &RandomSpec, size: usize, rule: Rule, seed: u64) -> Result<Vec<Opening>> {
+    let fail = |message: String| ArenaError::Opening {
+        source_name: "random".into(),
+        line: None,
+        message,
+    };
+    if spec.stones == 0 || spec.count == 0 {
+        return Err(fail(
+            "need at least one opening of at least one stone".into(),
+        ));
+    }
+    let (cx, cy) = centre(size);
+    let r = spec.radius as i32;
+    let cells: Vec<Pos> = (-r..=r)
+        .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
+        .filter_map(|(dx, dy)| {
+            let (x, y) = (cx + dx, cy + dy);
+            (x >= 0 && y >= 0 && (x as usize) < size && (y as usize) < size)
+                .then(|| Pos::new(x as usize, y as usize))
+        })
+        .collect();
+    if cells.len() < spec.stones + 1 {
+        return Err(fail(format!(
+            "radius {} holds only {} points for {} stones",
+            spec.radius,
+            cells.len(),
+            spec.stones
+        )));
+    }
+    let candidates = |stream: u64| Candidates {
+        cells: cells.clone(),
+        stones: spec.stones,
+        size,
+        rule,
+        rng: ChaCha8Rng::seed_from_u64(seed ^ stream),
+    };
+    let mut engine = Engine::new(Params::default(), 1, 1);
+    let limits = Limits::nodes(spec.check_nodes.max(1));
+    let mut judge = |board: &Board| {
+        engine.new_game();
+        let r = engine.search(board, &limits, None);
+        r.mate.is_none().then_some(r.score)
+    };
+
+    let centre = match spec.centre {
+        Some(c) => c,
+        None => {
+            let mut sample = candidates(0x6361_6C69_6272_6174);
+            let mut scores = Vec::new();
+            for _ in 0..1000 {
+                if scores.len() == 64 {
+                    break;
+                }
+                if let Some((board, _)) = sample.next()? {
+                    scores.extend(judge(&board));
+                }
+            }
+            scores.sort_unstable();
+            scores.get(scores.len() / 2).copied().unwrap_or(0)
+        }
+    };
+
+    let mut draw = candidates(0x6F70_656E_696E_6773);
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let max_attempts = spec.count.saturating_mul(500).max(5_000);
+    let mut attempts = 0;
+    while out.len() < spec.count {
+        attempts += 1;
+        if attempts > max_attempts {
+            return Err(fail(format!(
+                "found only {} of {} balanced openings in {max_attempts} attempts \
+                 (balance point {centre}); raise the score bound or the radius",
+                out.len(),
+                spec.count
+            )));
+        }
+        let Some((board, moves)) = draw.next()? else {
+            continue;
+        };
+        let opening = Opening {
+            id: String::new(),
+            moves,
+        };
+        let key = opening.canonical_key(size);
+        if seen.contains(&key) {
+            continue;
+        }
+        match judge(&board) {
+            Some(score) if (score - centre).abs() <= spec.max_score => {}
+            _ => continue,
+        }
+        seen.insert(key);
+        out.push(Opening {
+            id: format!("r{}", out.len()),
+            ..opening
+        });
+    }
+    Ok(out)
+}
+
+/// Where a run's openings come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// The 26 renju openings in all 8 symmetries (deduplicated).
+    Renju26,
+    /// Seeded random balanced openings.
+    Random(RandomSpec),
+    /// An opening file (Gomocup offsets or move lists).
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Its format; `None` detects it.
+        format: Option<FileFormat>,
+        /// Also play every opening's 7 other symmetric images.
+        symmetries: bool,
+    },
+}
+
+impl Source {
+    /// Parses the CLI form: `renju26`, `random`, `random:N`, `random:N:STONES` or a file path.
+    pub fn parse(text: &str, format: Option<FileFormat>, symmetries: bool) -> Result<Source> {
+        let lower = text.to_ascii_lowercase();
+        if lower == "renju26" || lower == "renju" {
+            return Ok(Source::Renju26);
+        }
+        if lower == "random" || lower.starts_with("random:") {
+            let mut spec = RandomSpec::default();
+            let mut parts = lower.split(':').skip(1);
+            let bad = |what: &str, t: &str| ArenaError::Opening {
+                source_name: text.to_string(),
+                line: None,
+                message: format!("{what} '{t}' is not a positive integer (random:COUNT:STONES)"),
+            };
+            if let Some(c) = parts.next() {
+                spec.count = c.parse().map_err(|_| bad("count", c))?;
+            }
+            if let Some(s) = parts.next() {
+                spec.stones = s.parse().map_err(|_| bad("stones", s))?;
+            }
+            return Ok(Source::Random(spec));
+        }
+        Ok(Source::File {
+            path: text.into(),
+            format,
+            symmetries,
+        })
+    }
+
+    /// Loads the openings: generated, read and expanded, then deduplicated ([`dedupe`]) and
+    /// checked on a `size` board under `rule`. Returns the openings, a one-line description of
+    /// the source and the number of symmetric duplicates removed.
+    pub fn load(
+        &self,
+        size: usize,
+        rule: Rule,
+        seed: u64,
+    ) -> Result<(Vec<Opening>, String, usize)> {
+        let (list, name) = match self {
+            Source::Renju26 => (
+                with_symmetries(&renju26_base(size)?, size),
+                "renju26 (8 symmetries)".to_string(),
+            ),
+            Source::Random(spec) => (
+                random(spec, size, rule, seed)?,
+                format!(
+                    "random ({} openings of {} stones, radius {}, score within {} of {}, seed {seed})",
+                    spec.count,
+                    spec.stones,
+                    spec.radius,
+                    spec.max_score,
+                    spec.centre.map_or("the median".to_string(), |c| c.to_string())
+                ),
+            ),
+            Source::File {
+                path,
+                format,
+                symmetries,
+            } => {
+                let base = load_file(path, size, *format)?;
+                let list = if *symmetries {
+                    with_symmetries(&base, size)
+                } else {
+                    base
+                };
+                let suffix = if *symmetries { " (8 symmetries)" } else { "" };
+                (list, format!("{}{suffix}", path.display()))
+            }
+        };
+        let (kept, removed) = dedupe(&list, size);
+        check_all(&kept, size, rule, &name)?;
+        Ok((kept, name, removed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renju26_has_184_distinct_positions() {
+        let base = renju26_base(15).expect("fits");
+        assert_eq!(base.len(), 26);
+        assert_eq!(base[0].notation(), "h8 h9 h10");
+        assert_eq!(base[25].notation(), "h8 i9 f6");
+        let all = with_symmetries(&base, 15);
+        assert_eq!(all.len(), 208);
+        let (kept, removed) = dedupe(&all, 15);
+        // 1D, 8D, 11D, 1I, 11I and 13I lie on a mirror axis: 4 images each.
+        assert_eq!(kept.len(), 6 * 4 + 20 * 8);
+        assert_eq!(removed, 24);
+        assert_eq!(renju26(15).expect("fits"), kept);
+        // Every kept position is distinct; up to symmetry they are the 26 openings.
+        let keys: HashSet<_> = kept.iter().map(|o| o.position_key(15)).collect();
+        assert_eq!(keys.len(), kept.len());
+        let classes: HashSet<_> = kept.iter().map(|o| o.canonical_key(15)).collect();
+        assert_eq!(classes.len(), 26);
+        // 1D (h8 h9 h10) lies on the vertical axis: its mirror image is itself.
+        assert_eq!(all[4].notation(), "h8 h9 h10");
+        assert!(kept.iter().all(|o| o.id != "1D/s4"));
+        for o in &kept {
+            o.check(15, Rule::Renju).expect("legal");
+            assert_eq!(o.moves[0], Pos::new(7, 7), "{o}");
+        }
+    }
+
+    #[test]
+    fn duplicate_positions_in_a_file_are_removed() {
+        // Line 4 repeats line 1 with the black stones in the other order, line 5 repeats
+        // line 2; line 2 (mirror image) and 3 (rotation) of line 1 are other positions.
+        let text = "h8 h9 i10\nh8 h9 g10\nh8 i8 j7\ni10 h9 h8\nh8 h9 g10\n";
+        let list = parse_text(text, "t", 15, None).expect("parses");
+        assert_eq!(list.len(), 5);
+        let (kept, removed) = dedupe(&list, 15);
+        assert_eq!(removed, 2);
+        assert_eq!(
+            kept.iter().map(|o| o.id.as_str()).collect::<Vec<_>>(),
+            ["t:1", "t:2", "t:3"]
+        );
+        // With all symmetries, the three are images of each other: 8 positions in all.
+        let (kept, _) = dedupe(&with_symmetries(&kept, 15), 15);
+        assert_eq!(kept.len(), 8);
+        let classes: HashSet<_> = kept.iter().map(|o| o.canonical_key(15)).collect();
+        assert_eq!(classes.len(), 1);
+    }
+
+    #[test]
+    fn table_matches_the_shared_csv() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/openings/renju26.csv");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("skipped: {} not found", path.display());
+            return;
+        };
+        let rows: Vec<&str> = text.lines().skip(1).filter(|l| !l.is_empty()).collect();
+        assert_eq!(rows.len(), 26);
+        let base = renju26_base(15).expect("fits");
+        for ((row, (id, name, _)), o) in rows.iter().zip(RENJU26).zip(&base) {
+            let cols: Vec<&str> = row.split(',').collect();
+            assert_eq!(cols[0], id);
+            assert_eq!(cols[2], name);
+            let moves = format!("{} {} {}", cols[5], cols[6], cols[7]);
+            assert_eq!(o.notation(), moves, "{id}");
+        }
+    }
+
+    #[test]
+    fn suite_files_match_the_table() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/openings");
+        let base = renju26_base(15).expect("fits");
+        let moves = load_file(&dir.join("renju26.txt"), 15, None).expect("loads");
+        let offsets = load_file(&dir.join("renju26-gomocup.txt"), 15, None).expect("loads");
+        for list in [moves, offsets] {
+            let got: Vec<_> = list.iter().map(|o| o.moves.clone()).collect();
+            let want: Vec<_> = base.iter().map(|o| o.moves.clone()).collect();
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn gomocup_offsets_are_from_the_centre() {
+        let text = "0,0, 1,1, -2,3\n# comment\n\n-1, 0, 0, 0\n";
+        assert_eq!(detect_format(text), FileFormat::Gomocup);
+        let list = parse_text(text, "g", 15, None).expect("parses");
+        assert_eq!(list[0].notation(), "h8 i9 f11");
+        assert_eq!(list[1].notation(), "g8 h8");
+        assert_eq!(list[1].id, "g:4");
+        // 20x20: the centre is (10, 10), k11.
+        let list = parse_text("0,0", "g", 20, None).expect("parses");
+        assert_eq!(list[0].notation(), "k11");
+    }
+
+    #[test]
+    fn bad_files_name_the_line() {
+        let e = parse_text("0,0, 1\n", "f", 15, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1") && e.contains("pairs"), "{e}");
+        let e = parse_text("0,0\n0,9\n", "f", 15, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2") && e.contains("off the 15x15"), "{e}");
+        let e = parse_text("h8 i9\nh8 z99\n", "f", 15, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2"), "{e}");
+        let e = parse_text("0,0,x,1\n", "f", 15, Some(FileFormat::Gomocup))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'x'"), "{e}");
+        let e = parse_text("# nothing\n", "f", 15, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no openings"), "{e}");
+        // Illegal openings are caught by the check.
+        let list = parse_text("h8 h8\n", "f", 15, None).expect("parses");
+        let e = check_all(&list, 15, Rule::Renju, "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("occupied"), "{e}");
+        let list = parse_text("h8 a1 i8 a2 j8 a3 k8 a4 l8\n", "f", 15, None).expect("parses");
+        let e = check_all(&list, 15, Rule::Renju, "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("five"), "{e}");
+    }
+
+    #[test]
+    fn random_openings_are_reproducible_and_balanced() {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let spec = RandomSpec {
+                count: 6,
+                ..RandomSpec::default()
+            };
+            let a = random(&spec, 15, rule, 7).expect("generates");
+            let b = random(&spec, 15, rule, 7).expect("generates");
+            let c = random(&spec, 15, rule, 8).expect("generates");
+            assert_eq!(a, b);
+            assert_ne!(a, c);
+            assert_eq!(a.len(), 6);
+            let classes: HashSet<_> = a.iter().map(|o| o.canonical_key(15)).collect();
+            assert_eq!(classes.len(), 6);
+            let mut scores = Vec::new();
+            for o in &a {
+                assert_eq!(o.moves.len(), 3);
+                let board = o.check(15, rule).expect("legal");
+                let r = Engine::new(Params::default(), 1, 1).search(
+                    &board,
+                    &Limits::nodes(spec.check_nodes),
+                    None,
+                );
+                assert!(r.mate.is_none(), "{o}: {r:?}");
+                scores.push(r.score);
+                for p in &o.moves {
+                    assert!(p.x().abs_diff(7) <= 3 && p.y().abs_diff(7) <= 3, "{o}");
+                }
+            }
+            // All within 2 * max_score of each other (each within max_score of the centre).
+            let (lo, hi) = (scores.iter().min(), scores.iter().max());
+            assert!(
+                hi.zip(lo).is_some_and(|(h, l)| h - l <= 2 * spec.max_score),
+                "{rule}: {scores:?}"
+            );
+        }
+        // A fixed centre far from any real score finds nothing, with a clear error.
+        let spec = RandomSpec {
+            count: 2,
+            centre: Some(-20_000),
+            max_score: 1,
+            check_nodes: 20,
+            ..RandomSpec::default()
+        };
+        let e = random(&spec, 15, Rule::Freestyle, 1)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("balanced openings"), "{e}");
+    }
+
+    #[test]
+    fn sources_parse() {
+        assert_eq!(
+            Source::parse("renju26", None, false).expect("ok"),
+            Source::Renju26
+        );
+        match Source::parse("random:12:5", None, false).expect("ok") {
+            Source::Random(s) => assert_eq!((s.count, s.stones), (12, 5)),
+            other => panic!("{other:?}"),
+        }
+        assert!(Source::parse("random:x", None, false).is_err());
+        assert!(matches!(
+            Source::parse("some/file.txt", None, true).expect("ok"),
+            Source::File {
+                symmetries: true,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn opening_serializes_as_notation() {
+        let o = Opening {
+            id: "1D".into(),
+            moves: Pos::parse_list("h8 h9 h10", 15).expect("valid"),
+        };
+        let json = serde_json::to_string(&o).expect("serializes");
+        assert_eq!(json, r#"{"id":"1D","moves":"h8 h9 h10"}"#);
+        let back: Opening = serde_json::from_str(&json).expect("parses");
+        assert_eq!(back, o);
+    }
+}

@@ -1,0 +1,618 @@
+//! Players: who plays a game, under which limits, and the [`Player`] trait the referee talks to.
+//!
+//! A [`PlayerSpec`] is the serializable description of a player (name, kind, limits). Building
+//! it gives a [`Player`], the object that answers move requests during games. The in-process
+//! [`EnginePlayer`] owns one [`Engine`] that keeps its hash table between the moves of a game
+//! and clears it (`new_game`) at the start of each game, so a game's moves never depend on
+//! the games played before it.
+//!
+//! New kinds of players (an external Gomocup brain run as a child process, for instance) add a
+//! [`PlayerKind`] variant, a type implementing [`Player`] and a case in [`PlayerSpec::build`];
+//! the referee, runner and records need no change.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use wuzi_engine::search::Clock;
+use wuzi_engine::{Board, Engine, Limits, Params, Pos, Rule, Stone};
+
+use crate::error::{ArenaError, Result};
+
+/// Largest hash table an arena engine may use, in MB (many engines run at once).
+pub const MAX_HASH_MB: usize = 1024;
+/// Default hash table size per engine, in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// Search and clock limits of one player. Several limits may be combined; the engine stops at
+/// the first one reached. With only node and depth limits games are reproducible.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerLimits {
+    /// Most nodes per move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Deepest iteration per move, in plies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<i32>,
+    /// Time per move in milliseconds (also enforced by the referee).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_ms: Option<u64>,
+    /// Time for the whole game in milliseconds (enforced by the referee).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_ms: Option<u64>,
+    /// Increment added to the game clock after each move, in milliseconds.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub inc_ms: u64,
+    /// Search threads per engine.
+    pub threads: usize,
+    /// Hash table per engine, in MB (at most [`MAX_HASH_MB`]).
+    pub hash_mb: usize,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+impl Default for PlayerLimits {
+    fn default() -> Self {
+        PlayerLimits {
+            nodes: None,
+            depth: None,
+            move_ms: None,
+            game_ms: None,
+            inc_ms: 0,
+            threads: 1,
+            hash_mb: DEFAULT_HASH_MB,
+        }
+    }
+}
+
+impl PlayerLimits {
+    /// Are the player's moves a function of the position alone (node or depth limits, no
+    /// clock, one thread)?
+    pub fn is_deterministic(&self) -> bool {
+        (self.nodes.is_some() || self.depth.is_some())
+            && self.move_ms.is_none()
+            && self.game_ms.is_none()
+            && self.threads <= 1
+    }
+
+    /// Does any limit stop a search?
+    pub fn is_bounded(&self) -> bool {
+        self.nodes.is_some()
+            || self.depth.is_some()
+            || self.move_ms.is_some()
+            || self.game_ms.is_some()
+    }
+
+    /// Short text such as `nodes 2000`, `10000+100 ms`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes {n}"));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(t) = self.move_ms {
+            parts.push(format!("{t} ms/move"));
+        }
+        if let Some(g) = self.game_ms {
+            parts.push(format!("{g}+{} ms", self.inc_ms));
+        }
+        if self.threads != 1 {
+            parts.push(format!("{} threads", self.threads));
+        }
+        parts.join(", ")
+    }
+}
+
+/// What kind of player a spec describes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum PlayerKind {
+    /// The in-process wuzi engine with a parameter set.
+    Engine {
+        /// The parameters that differ from the defaults (the full set is the defaults with
+        /// these applied). Kept this way so records stay short and readable.
+        params: BTreeMap<String, i32>,
+        /// The parameter file the set was loaded from, for information.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        file: Option<PathBuf>,
+    },
+    /// The engine's `classic` reference player (textbook alpha-beta, classic score table);
+    /// parameters and threads do not apply to it.
+    Classic,
+}
+
+/// A player: a unique name, what it is and its limits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerSpec {
+    /// Name shown in tables and records; unique within a run.
+    pub name: String,
+    /// What plays.
+    #[serde(flatten)]
+    pub kind: PlayerKind,
+    /// Limits.
+    pub limits: PlayerLimits,
+}
+
+impl PlayerSpec {
+    /// An in-process engine player with `params`.
+    pub fn engine(name: impl Into<String>, params: &Params, limits: PlayerLimits) -> PlayerSpec {
+        PlayerSpec {
+            name: name.into(),
+            kind: PlayerKind::Engine {
+                params: params.diff_from_default().into_iter().collect(),
+                file: None,
+            },
+            limits,
+        }
+    }
+
+    /// The full parameter set of an engine player (`None` for other kinds).
+    pub fn params(&self) -> Option<Result<Params>> {
+        match &self.kind {
+            PlayerKind::Engine { params, .. } => {
+                Some(
+                    params_from_diff(params).map_err(|error| ArenaError::Params {
+                        player: self.name.clone(),
+                        error,
+                    }),
+                )
+            }
+            PlayerKind::Classic => None,
+        }
+    }
+
+    /// The parameters that differ from the defaults (empty for other kinds).
+    pub fn params_diff(&self) -> BTreeMap<String, i32> {
+        match &self.kind {
+            PlayerKind::Engine { params, .. } => params.clone(),
+            PlayerKind::Classic => BTreeMap::new(),
+        }
+    }
+
+    /// Sets one engine parameter (range-checked); an error for other kinds.
+    pub fn set_param(&mut self, name: &str, value: i64) -> Result<()> {
+        let player = self.name.clone();
+        let PlayerKind::Engine { params, .. } = &mut self.kind else {
+            return Err(ArenaError::Config(format!(
+                "player '{player}' is not an engine with parameters"
+            )));
+        };
+        let mut full = params_from_diff(params).map_err(|error| ArenaError::Params {
+            player: player.clone(),
+            error,
+        })?;
+        full.set(name, value)
+            .map_err(|error| ArenaError::Params { player, error })?;
+        *params = full.diff_from_default().into_iter().collect();
+        Ok(())
+    }
+
+    /// Checks the spec can be built (parameters valid, limits sane).
+    pub fn validate(&self) -> Result<()> {
+        let bad = |message: String| ArenaError::PlayerSpec {
+            spec: self.name.clone(),
+            message,
+        };
+        if self.name.is_empty() {
+            return Err(bad("empty name".into()));
+        }
+        if let Some(p) = self.params() {
+            p?;
+        }
+        let l = &self.limits;
+        if l.threads == 0 {
+            return Err(bad("threads must be at least 1".into()));
+        }
+        if l.hash_mb == 0 || l.hash_mb > MAX_HASH_MB {
+            return Err(bad(format!("hash-mb must be 1..={MAX_HASH_MB}")));
+        }
+        if matches!(l.depth, Some(d) if d < 1) || l.nodes == Some(0) {
+            return Err(bad("depth and nodes must be positive".into()));
+        }
+        if !l.is_bounded() {
+            return Err(bad(
+                "no limit: give nodes, depth, move time or game time".into()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Builds the player for a worker thread.
+    pub fn build(&self) -> Result<Box<dyn Player>> {
+        match &self.kind {
+            PlayerKind::Engine { .. } => {
+                let params = self.params().unwrap_or_else(|| Ok(Params::default()))?;
+                Ok(Box::new(EnginePlayer::new(
+                    &self.name,
+                    Engine::new(params, self.limits.hash_mb, self.limits.threads),
+                    self.limits.clone(),
+                )))
+            }
+            PlayerKind::Classic => Ok(Box::new(EnginePlayer::new(
+                &self.name,
+                Engine::classic(),
+                self.limits.clone(),
+            ))),
+        }
+    }
+
+    /// Parses the command-line form, comma-separated `key=value` items:
+    /// `name=NAME`, `params=FILE.toml`, `set=PARAM=VALUE` (repeatable), `preset=default|classic`,
+    /// `nodes=N`, `depth=N`, `move-ms=N`, `tc=GAME_MS[+INC_MS]`, `threads=N`, `hash-mb=N`.
+    /// A bare word is a name. Items not given take the values of `defaults`.
+    pub fn parse(text: &str, defaults: &PlayerLimits) -> Result<PlayerSpec> {
+        let bad = |message: String| ArenaError::PlayerSpec {
+            spec: text.to_string(),
+            message,
+        };
+        let mut name = None;
+        let mut file = None;
+        let mut sets = Vec::new();
+        let mut classic = false;
+        let mut limits = defaults.clone();
+        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let Some((key, value)) = item.split_once('=') else {
+                if name.is_none() {
+                    name = Some(item.to_string());
+                    continue;
+                }
+                return Err(bad(format!("'{item}' is not key=value")));
+            };
+            let (key, value) = (
+                key.trim().to_ascii_lowercase().replace('_', "-"),
+                value.trim(),
+            );
+            let num = |v: &str| -> Result<u64> {
+                v.parse::<u64>()
+                    .map_err(|_| bad(format!("{key}: '{v}' is not a non-negative integer")))
+            };
+            match key.as_str() {
+                "name" => name = Some(value.to_string()),
+                "params" | "file" => file = Some(PathBuf::from(value)),
+                "set" => sets.push(value.to_string()),
+                "preset" => match value {
+                    "default" => classic = false,
+                    "classic" => classic = true,
+                    _ => {
+                        return Err(bad(format!(
+                            "unknown preset '{value}' (default or classic)"
+                        )))
+                    }
+                },
+                "nodes" => limits.nodes = Some(num(value)?),
+                "depth" => {
+                    limits.depth = Some(
+                        i32::try_from(num(value)?).map_err(|_| bad("depth too large".into()))?,
+                    )
+                }
+                "move-ms" | "time-ms" | "st" => limits.move_ms = Some(num(value)?),
+                "tc" => {
+                    let (game, inc) = parse_tc(value).map_err(bad)?;
+                    limits.game_ms = Some(game);
+                    limits.inc_ms = inc;
+                }
+                "threads" => limits.threads = num(value)? as usize,
+                "hash-mb" | "hash" => limits.hash_mb = num(value)? as usize,
+                _ => return Err(bad(format!("unknown key '{key}'"))),
+            }
+        }
+        if classic && (file.is_some() || !sets.is_empty()) {
+            return Err(bad("the classic preset takes no parameters".into()));
+        }
+        let name = name.unwrap_or_else(|| {
+            if classic {
+                "classic".to_string()
+            } else if let Some(f) = &file {
+                f.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "engine".into())
+            } else if sets.is_empty() {
+                "default".to_string()
+            } else {
+                sets.join(",")
+            }
+        });
+        let kind = if classic {
+            PlayerKind::Classic
+        } else {
+            let params =
+                Params::from_file_and_settings(file.as_deref(), &sets).map_err(|error| {
+                    ArenaError::Params {
+                        player: name.clone(),
+                        error,
+                    }
+                })?;
+            PlayerKind::Engine {
+                params: params.diff_from_default().into_iter().collect(),
+                file,
+            }
+        };
+        let spec = PlayerSpec { name, kind, limits };
+        spec.validate()?;
+        Ok(spec)
+    }
+}
+
+/// Parses a time control `GAME_MS[+INC_MS]`, e.g. `60000+500`.
+pub fn parse_tc(text: &str) -> std::result::Result<(u64, u64), String> {
+    let (g, i) = text.split_once('+').unwrap_or((text, "0"));
+    let g = g
+        .trim()
+        .parse::<u64>()
+        .map_err(|_| format!("tc: '{text}' is not GAME_MS[+INC_MS]"))?;
+    let i = i
+        .trim()
+        .parse::<u64>()
+        .map_err(|_| format!("tc: '{text}' is not GAME_MS[+INC_MS]"))?;
+    if g == 0 {
+        return Err("tc: the game time must be positive".into());
+    }
+    Ok((g, i))
+}
+
+/// The full parameter set from a diff against the defaults.
+pub fn params_from_diff(
+    diff: &BTreeMap<String, i32>,
+) -> std::result::Result<Params, wuzi_engine::ParamError> {
+    let mut p = Params::default();
+    for (name, value) in diff {
+        p.set(name, i64::from(*value))?;
+    }
+    Ok(p)
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.name)?;
+        match &self.kind {
+            PlayerKind::Classic => write!(f, " (classic)")?,
+            PlayerKind::Engine { params, .. } if !params.is_empty() => {
+                let p: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                write!(f, " [{}]", p.join(" "))?;
+            }
+            PlayerKind::Engine { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+/// What a player is told when a game starts.
+#[derive(Clone, Debug)]
+pub struct GameStart {
+    /// Board side.
+    pub size: usize,
+    /// Rule.
+    pub rule: Rule,
+    /// The colour this player has.
+    pub color: Stone,
+    /// A seed derived from the run seed, the pair and the game, for players that randomise.
+    pub seed: u64,
+}
+
+/// A request for a move.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRequest<'a> {
+    /// The referee's position (the side to move is the player's colour).
+    pub board: &'a Board,
+    /// Every move since the empty board, opening included, black first.
+    pub moves: &'a [Pos],
+    /// The player's clock, when it plays under a game time or a move time.
+    pub clock: Option<Clock>,
+}
+
+/// A player's answer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveReply {
+    /// The move; `None` when the player has none to give (it loses).
+    pub mv: Option<Pos>,
+    /// Nodes searched, if known.
+    pub nodes: Option<u64>,
+    /// Depth reached, if known.
+    pub depth: Option<i32>,
+    /// Score for the side to move in the engine's units, if known.
+    pub score: Option<i32>,
+}
+
+/// Why a player failed to answer; the referee scores the game as a loss for it.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum PlayerError {
+    /// The player could not be started or stopped working (a panic, a dead process).
+    #[error("crash: {0}")]
+    Crash(String),
+    /// The player answered something that is not a move (off the notation, protocol error).
+    #[error("illegal answer: {0}")]
+    Illegal(String),
+    /// The player did not answer in time (external players).
+    #[error("timeout: {0}")]
+    Timeout(String),
+}
+
+/// Something that plays games: the referee's only view of a player.
+pub trait Player: Send {
+    /// The player's name.
+    fn name(&self) -> &str;
+    /// A new game starts: forget the previous one.
+    fn new_game(&mut self, start: &GameStart) -> std::result::Result<(), PlayerError>;
+    /// The move for the side to move in `request.board`.
+    fn play(&mut self, request: &MoveRequest<'_>) -> std::result::Result<MoveReply, PlayerError>;
+    /// The game is over (no answer expected). External players may use it to clean up.
+    fn end_game(&mut self) {}
+}
+
+/// The in-process engine as a player.
+pub struct EnginePlayer {
+    name: String,
+    engine: Engine,
+    limits: PlayerLimits,
+}
+
+impl EnginePlayer {
+    /// A player around an engine, searching under `limits`.
+    pub fn new(name: &str, engine: Engine, limits: PlayerLimits) -> EnginePlayer {
+        EnginePlayer {
+            name: name.to_string(),
+            engine,
+            limits,
+        }
+    }
+}
+
+impl Player for EnginePlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, _start: &GameStart) -> std::result::Result<(), PlayerError> {
+        self.engine.new_game();
+        Ok(())
+    }
+
+    fn play(&mut self, request: &MoveRequest<'_>) -> std::result::Result<MoveReply, PlayerError> {
+        let limits = Limits {
+            depth: self.limits.depth,
+            nodes: self.limits.nodes,
+            time_ms: self.limits.move_ms,
+            clock: request.clock.filter(|_| self.limits.game_ms.is_some()),
+        };
+        let r = self.engine.search(request.board, &limits, None);
+        Ok(MoveReply {
+            mv: r.best,
+            nodes: Some(r.nodes),
+            depth: Some(r.depth),
+            score: Some(r.score),
+        })
+    }
+}
+
+/// A player that plays a fixed list of moves, then none (for tests and replays).
+pub struct Scripted {
+    name: String,
+    moves: Vec<Pos>,
+    next: usize,
+    delay_ms: u64,
+}
+
+impl Scripted {
+    /// Plays `moves` in order, one per request.
+    pub fn new(name: &str, moves: Vec<Pos>) -> Scripted {
+        Scripted {
+            name: name.to_string(),
+            moves,
+            next: 0,
+            delay_ms: 0,
+        }
+    }
+
+    /// Sleeps this long before each answer (to test time losses).
+    pub fn with_delay(mut self, ms: u64) -> Scripted {
+        self.delay_ms = ms;
+        self
+    }
+}
+
+impl Player for Scripted {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, _start: &GameStart) -> std::result::Result<(), PlayerError> {
+        self.next = 0;
+        Ok(())
+    }
+
+    fn play(&mut self, _request: &MoveRequest<'_>) -> std::result::Result<MoveReply, PlayerError> {
+        if self.delay_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(self.delay_ms));
+        }
+        let mv = self.moves.get(self.next).copied();
+        self.next += 1;
+        Ok(MoveReply {
+            mv,
+            ..MoveReply::default()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nodes(n: u64) -> PlayerLimits {
+        PlayerLimits {
+            nodes: Some(n),
+            ..PlayerLimits::default()
+        }
+    }
+
+    #[test]
+    fn parse_player_specs() {
+        let d = nodes(500);
+        let p = PlayerSpec::parse("name=new,set=defence=20,set=w_open_four=50,depth=4", &d)
+            .expect("valid");
+        assert_eq!(p.name, "new");
+        assert_eq!(p.limits.nodes, Some(500));
+        assert_eq!(p.limits.depth, Some(4));
+        let diff: Vec<(String, i32)> = p.params_diff().into_iter().collect();
+        assert_eq!(
+            diff,
+            [("defence".to_string(), 20), ("w_open_four".to_string(), 50)]
+        );
+        let full = p.params().expect("engine").expect("valid");
+        assert_eq!(full.defence, 20);
+
+        let p = PlayerSpec::parse("base", &d).expect("valid");
+        assert_eq!(p.name, "base");
+        assert!(p.params_diff().is_empty());
+        let p = PlayerSpec::parse("set=tempo=30", &d).expect("valid");
+        assert_eq!(p.name, "tempo=30");
+        let p = PlayerSpec::parse("preset=classic,tc=1000+10", &PlayerLimits::default())
+            .expect("valid");
+        assert_eq!(p.kind, PlayerKind::Classic);
+        assert_eq!((p.limits.game_ms, p.limits.inc_ms), (Some(1000), 10));
+        assert_eq!(p.name, "classic");
+    }
+
+    #[test]
+    fn bad_player_specs_are_errors() {
+        let d = nodes(500);
+        let msg = |s: &str| PlayerSpec::parse(s, &d).unwrap_err().to_string();
+        assert!(msg("name=x,set=defense=3").contains("unknown parameter 'defense'"));
+        assert!(msg("name=x,set=radius=9").contains("out of range"));
+        assert!(msg("name=x,colour=red").contains("unknown key"));
+        assert!(msg("name=x,nodes=lots").contains("nodes"));
+        assert!(msg("name=x,hash-mb=100000").contains("hash-mb"));
+        assert!(msg("name=x,params=/nonexistent.toml").contains("/nonexistent.toml"));
+        assert!(msg("name=x,tc=abc").contains("tc"));
+        let e = PlayerSpec::parse("name=x", &PlayerLimits::default()).unwrap_err();
+        assert!(e.to_string().contains("no limit"), "{e}");
+    }
+
+    #[test]
+    fn set_param_keeps_the_diff_minimal() {
+        let mut p = PlayerSpec::engine("a", &Params::default(), nodes(100));
+        p.set_param("defence", 60).expect("in range");
+        assert_eq!(p.params_diff().get("defence"), Some(&60));
+        p.set_param("defence", i64::from(Params::default().defence))
+            .expect("in range");
+        assert!(p.params_diff().is_empty());
+        assert!(p.set_param("defence", 100_000).is_err());
+    }
+
+    #[test]
+    fn spec_round_trips_through_json() {
+        let p = PlayerSpec::parse("name=n,set=tempo=30,nodes=300", &PlayerLimits::default())
+            .expect("valid");
+        let json = serde_json::to_string(&p).expect("serializes");
+        assert!(json.contains(r#""kind":"engine""#), "{json}");
+        assert!(json.contains(r#""params":{"tempo":30}"#), "{json}");
+        let back: PlayerSpec = serde_json::from_str(&json).expect("parses");
+        assert_eq!(back, p);
+    }
+}
