@@ -3,17 +3,30 @@
 //! - [`player`]: player specifications and the [`player::Player`] trait (the in-process engine
 //!   now; an external Gomocup brain can be added as another implementation).
 //! - [`opening`]: renju openings in all symmetries, Gomocup and move-list files, random
-//!   balanced openings, duplicate removal.
+//!   balanced openings, symmetric deduplication.
 //! - [`referee`]: plays and adjudicates one game (legality, renju fouls, five rules, clocks).
+//! - [`config`]: a run's configuration and its deterministic schedule (openings, colours, seeds,
+//!   shards, sweep grids).
+//! - [`run`]: the parallel runner with SPRT early stopping, records, `--resume` and `merge`.
+//! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
+//! - [`record`]: JSON-lines game records, PSQ and move-list export.
 //! - [`stats`]: pentanomial statistics and the SPRT.
 
 #![warn(missing_docs)]
 
+pub mod config;
 pub mod error;
 pub mod opening;
 pub mod player;
+pub mod record;
 pub mod referee;
+pub mod run;
 pub mod stats;
+pub mod summary;
 
+pub use config::{Matchup, RunConfig, RunKind, Shard};
 pub use error::ArenaError;
 pub use player::{Player, PlayerLimits, PlayerSpec};
+pub use record::GameRecord;
+pub use run::{merge, run, RunOptions, RunOutcome};
+pub use summary::Summary;

@@ -1,0 +1,534 @@
+//! The runner: plays a run's games on a rayon pool, writes records, follows the SPRT, resumes
+//! interrupted runs and merges shards.
+//!
+//! Workers take games from one queue in (global pair, game) order and send finished games to
+//! the calling thread, which appends each record to `games.jsonl` at once and counts pairs in
+//! pair order (see [`crate::summary`]). When a matchup's SPRT decides, its remaining games are
+//! not started; games already running finish and are recorded but not counted. Because every
+//! game is a pure function of (configuration, pair, game) and counting follows pair order, the
+//! statistics do not depend on the number of workers.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Instant;
+
+use crate::config::{RunConfig, Schedule, RUN_FILE};
+use crate::error::{ArenaError, Result};
+use crate::player::Player;
+use crate::record::{
+    read_records, truncate_to, GameRecord, OpeningRef, RecordPlayer, RecordWriter, GAMES_FILE,
+};
+use crate::referee::{play_game, Reason};
+use crate::summary::{
+    ms_per_move, summarize_tallies, tally_all, GameLite, GameMap, Summary, Tally, Timing,
+};
+
+/// Name of the summary file in a run directory.
+pub const SUMMARY_FILE: &str = "summary.json";
+/// Players kept alive per worker (each owns an engine and its hash table).
+const PLAYER_CACHE: usize = 4;
+
+/// How to run (what does not change the results).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Games played at once (worker threads).
+    pub concurrency: usize,
+    /// Directory for `run.json`, `games.jsonl` and `summary.json`; `None` keeps nothing.
+    pub out: Option<PathBuf>,
+    /// Continue the run recorded in `out` instead of refusing to overwrite it.
+    pub resume: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            concurrency: default_concurrency(),
+            out: None,
+            resume: false,
+        }
+    }
+}
+
+/// The number of logical cores.
+pub fn default_concurrency() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What the observer sees after each game.
+pub struct Progress<'a> {
+    /// The run.
+    pub config: &'a RunConfig,
+    /// Games finished (resumed ones included) of those this process plans.
+    pub done: u64,
+    /// Games this process plans (all pairs of its shard, both games).
+    pub total: u64,
+    /// Per-matchup counts so far (pairs in order).
+    pub tallies: &'a [Tally],
+    /// The game just finished (`None` for the first call).
+    pub last: Option<&'a GameRecord>,
+    /// Time since the session started.
+    pub elapsed: std::time::Duration,
+    /// Games played in this session.
+    pub played: u64,
+}
+
+/// The result of [`run`].
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    /// Statistics (with the session's timing).
+    pub summary: Summary,
+    /// Games played in this session.
+    pub games_played: u64,
+    /// Games taken from the records of an earlier session.
+    pub games_resumed: u64,
+    /// Some matchup stopped early on an SPRT decision.
+    pub stopped_early: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    g: u64,
+    game: u8,
+}
+
+/// Checks that a record belongs to `config` (matchup, pair, opening, players).
+fn check_record(
+    config: &RunConfig,
+    schedule: &Schedule,
+    r: &GameRecord,
+    path: &Path,
+    line: usize,
+) -> Result<()> {
+    let bad = |message: String| ArenaError::Record {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    if r.pair >= config.total_pairs() || r.game > 1 {
+        return Err(bad(format!(
+            "pair {} game {} is not part of this run",
+            r.pair, r.game
+        )));
+    }
+    let (m, local) = config.locate(r.pair);
+    if m != r.matchup {
+        return Err(bad(format!(
+            "pair {} belongs to matchup {m}, not {}",
+            r.pair, r.matchup
+        )));
+    }
+    let opening = schedule.opening(local);
+    if r.opening.index != opening || r.opening.opening.moves != config.openings[opening].moves {
+        return Err(bad(format!(
+            "pair {} should play opening {}",
+            r.pair, config.openings[opening].id
+        )));
+    }
+    let [b, w] = config.colours(m, r.game);
+    if r.black.name != config.players[b].name || r.white.name != config.players[w].name {
+        return Err(bad(format!(
+            "pair {} game {}: players {} and {} instead of {} and {}",
+            r.pair,
+            r.game,
+            r.black.name,
+            r.white.name,
+            config.players[b].name,
+            config.players[w].name
+        )));
+    }
+    Ok(())
+}
+
+/// Reads a run directory's records, checking they belong to `config`. Truncated last lines
+/// are cut off the file when `repair` is set. Returns the records (first copy of each game).
+pub fn load_run_records(config: &RunConfig, dir: &Path, repair: bool) -> Result<Vec<GameRecord>> {
+    let path = dir.join(GAMES_FILE);
+    let file = read_records(&path)?;
+    if file.truncated && repair {
+        truncate_to(&path, file.valid_len)?;
+    }
+    let schedule = Schedule::new(config);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (i, r) in file.records.into_iter().enumerate() {
+        check_record(config, &schedule, &r, &path, i + 1)?;
+        if seen.insert(r.key()) {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
+
+/// Plays (or continues) a run. `observer` is called once before the first game and after
+/// every game, on the calling thread.
+pub fn run(
+    config: &RunConfig,
+    opts: &RunOptions,
+    observer: &mut dyn FnMut(&Progress<'_>),
+) -> Result<RunOutcome> {
+    config.validate()?;
+    let start = Instant::now();
+    let schedule = Schedule::new(config);
+    let mut games = GameMap::new();
+    let mut writer = None;
+
+    if let Some(dir) = &opts.out {
+        std::fs::create_dir_all(dir).map_err(|e| ArenaError::io(dir, e))?;
+        let run_file = dir.join(RUN_FILE);
+        if run_file.exists() {
+            if !opts.resume {
+                return Err(ArenaError::Config(format!(
+                    "{} already holds a run: add --resume to continue it, or choose another --out",
+                    dir.display()
+                )));
+            }
+            let old = RunConfig::load(&run_file)?;
+            if &old != config {
+                return Err(ArenaError::Mismatch(format!(
+                    "{} was written by a different run configuration; resume with the same \
+                     options (players, openings, pairs, seed, limits, shard) or choose another --out",
+                    run_file.display()
+                )));
+            }
+            for r in load_run_records(config, dir, true)? {
+                if !config.plays(r.pair) {
+                    return Err(ArenaError::Mismatch(format!(
+                        "{}: pair {} belongs to another shard",
+                        dir.join(GAMES_FILE).display(),
+                        r.pair
+                    )));
+                }
+                games.insert(r.key(), GameLite::from_record(&r));
+            }
+        } else {
+            config.save(&run_file)?;
+        }
+        writer = Some(RecordWriter::append(&dir.join(GAMES_FILE))?);
+    }
+    let resumed = games.len() as u64;
+
+    let m_count = config.matchups.len();
+    // The runner stops matchups early only when it sees every pair (no shard).
+    let sprt = if config.shard.is_none() {
+        config.sprt
+    } else {
+        None
+    };
+    let mut tallies = vec![Tally::default(); m_count];
+    let mut next = vec![0u64; m_count];
+    let stopped: Vec<AtomicBool> = (0..m_count).map(|_| AtomicBool::new(false)).collect();
+    let advance = |m: usize, tallies: &mut [Tally], next: &mut [u64], games: &GameMap| {
+        while next[m] < config.pairs && tallies[m].decision.is_none() {
+            let g = config.global_pair(m, next[m]);
+            if !config.plays(g) {
+                next[m] += 1;
+                continue;
+            }
+            match (games.get(&(g, 0)), games.get(&(g, 1))) {
+                (Some(a), Some(b)) => {
+                    if tallies[m].add_pair(a, b, sprt.as_ref()) {
+                        stopped[m].store(true, Ordering::SeqCst);
+                    }
+                    next[m] += 1;
+                }
+                _ => break,
+            }
+        }
+    };
+    for m in 0..m_count {
+        advance(m, &mut tallies, &mut next, &games);
+    }
+
+    let total: u64 = (0..config.total_pairs())
+        .filter(|&g| config.plays(g))
+        .count() as u64
+        * 2;
+    let jobs: VecDeque<Job> = (0..config.total_pairs())
+        .filter(|&g| config.plays(g))
+        .flat_map(|g| [0u8, 1].map(|game| Job { g, game }))
+        .filter(|j| !games.contains_key(&(j.g, j.game)))
+        .collect();
+    let queue = Mutex::new(jobs);
+    let abort = AtomicBool::new(false);
+    let mut played = 0u64;
+    let mut failure: Option<ArenaError> = None;
+
+    observer(&Progress {
+        config,
+        done: games.len() as u64,
+        total,
+        tallies: &tallies,
+        last: None,
+        elapsed: start.elapsed(),
+        played,
+    });
+
+    let concurrency = opts.concurrency.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(concurrency)
+        .stack_size(64 << 20)
+        .thread_name(|i| format!("arena-{i}"))
+        .build()
+        .map_err(|e| ArenaError::Config(format!("cannot start {concurrency} workers: {e}")))?;
+
+    let (tx, rx) = mpsc::channel::<Result<GameRecord>>();
+    pool.in_place_scope(|scope| {
+        for _ in 0..concurrency {
+            let tx = tx.clone();
+            let (queue, abort, stopped, schedule) = (&queue, &abort, &stopped, &schedule);
+            scope.spawn(move |_| {
+                let mut cache: Vec<(usize, Box<dyn Player>)> = Vec::new();
+                loop {
+                    let job = {
+                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        loop {
+                            match q.pop_front() {
+                                None => break None,
+                                Some(_) if abort.load(Ordering::SeqCst) => continue,
+                                Some(j) if stopped[config.locate(j.g).0].load(Ordering::SeqCst) => {
+                                    continue
+                                }
+                                Some(j) => break Some(j),
+                            }
+                        }
+                    };
+                    let Some(job) = job else { break };
+                    let result = play_job(config, schedule, job, &mut cache);
+                    if tx.send(result).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for msg in rx {
+            let record = match msg {
+                Ok(r) => r,
+                Err(e) => {
+                    abort.store(true, Ordering::SeqCst);
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            };
+            if let Some(w) = writer.as_mut() {
+                if let Err(e) = w.write(&record) {
+                    abort.store(true, Ordering::SeqCst);
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            }
+            played += 1;
+            games.insert(record.key(), GameLite::from_record(&record));
+            advance(record.matchup, &mut tallies, &mut next, &games);
+            observer(&Progress {
+                config,
+                done: games.len() as u64,
+                total,
+                tallies: &tallies,
+                last: Some(&record),
+                elapsed: start.elapsed(),
+                played,
+            });
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+
+    let final_tallies = tally_all(config, &games);
+    let mut summary = summarize_tallies(config, &final_tallies, games.len() as u64);
+    let elapsed = start.elapsed().as_secs_f64();
+    summary.timing = Some(Timing {
+        elapsed_s: elapsed,
+        games_played: played,
+        games_resumed: resumed,
+        games_per_s: if elapsed > 0.0 {
+            played as f64 / elapsed
+        } else {
+            0.0
+        },
+        concurrency,
+        ms_per_move: ms_per_move(config, &final_tallies),
+    });
+    if let Some(dir) = &opts.out {
+        write_summary(&summary, dir)?;
+    }
+    Ok(RunOutcome {
+        summary,
+        games_played: played,
+        games_resumed: resumed,
+        stopped_early: stopped.iter().any(|s| s.load(Ordering::SeqCst)),
+    })
+}
+
+/// Writes `summary.json` into `dir`.
+pub fn write_summary(summary: &Summary, dir: &Path) -> Result<()> {
+    let path = dir.join(SUMMARY_FILE);
+    let text = serde_json::to_string_pretty(summary).expect("summaries serialize");
+    std::fs::write(&path, text + "\n").map_err(|e| ArenaError::io(&path, e))
+}
+
+/// Takes player `index` out of the worker's cache, or builds it.
+fn take_player(
+    config: &RunConfig,
+    cache: &mut Vec<(usize, Box<dyn Player>)>,
+    index: usize,
+) -> Result<Box<dyn Player>> {
+    match cache.iter().position(|(i, _)| *i == index) {
+        Some(k) => Ok(cache.remove(k).1),
+        None => config.players[index].build(),
+    }
+}
+
+/// Plays one game of the schedule with the worker's players.
+fn play_job(
+    config: &RunConfig,
+    schedule: &Schedule,
+    job: Job,
+    cache: &mut Vec<(usize, Box<dyn Player>)>,
+) -> Result<GameRecord> {
+    let (matchup, local) = config.locate(job.g);
+    let opening_index = schedule.opening(local);
+    let opening = &config.openings[opening_index];
+    let [bi, wi] = config.colours(matchup, job.game);
+    let mut black = take_player(config, cache, bi)?;
+    let mut white = take_player(config, cache, wi)?;
+    let seed = config.game_seed(job.g, job.game);
+    let (bs, ws) = (&config.players[bi], &config.players[wi]);
+    let result = play_game(
+        &config.game,
+        &opening.moves,
+        [black.as_mut(), white.as_mut()],
+        [&bs.limits, &ws.limits],
+        seed,
+    )?;
+    // A crashed player may be in any state: build it afresh for the next game.
+    let crashed = (result.reason == Reason::Crash)
+        .then(|| result.winner.map(|w| w.opp()))
+        .flatten();
+    for (index, player, colour) in [
+        (bi, black, wuzi_engine::Stone::Black),
+        (wi, white, wuzi_engine::Stone::White),
+    ] {
+        if crashed != Some(colour) {
+            cache.push((index, player));
+        }
+    }
+    while cache.len() > PLAYER_CACHE {
+        cache.remove(0);
+    }
+    let rp = |i: usize| RecordPlayer {
+        name: config.players[i].name.clone(),
+        params: config.players[i].params_diff(),
+    };
+    Ok(GameRecord::new(
+        matchup,
+        job.g,
+        job.game,
+        seed,
+        OpeningRef {
+            index: opening_index,
+            opening: opening.clone(),
+        },
+        rp(bi),
+        rp(wi),
+        &result,
+    ))
+}
+
+/// Combines the run directories of the shards of one run into `out` (`run.json` without
+/// shard, `games.jsonl` sorted by pair and game, `summary.json`). Every shard `0..n` must be
+/// present exactly once. The statistics equal those of the same run played in one process.
+pub fn merge(shard_dirs: &[PathBuf], out: &Path) -> Result<Summary> {
+    if shard_dirs.is_empty() {
+        return Err(ArenaError::Config(
+            "merge needs at least one shard directory".into(),
+        ));
+    }
+    let mut base: Option<RunConfig> = None;
+    let mut seen_shards = HashMap::new();
+    let mut records: Vec<GameRecord> = Vec::new();
+    let mut keys = std::collections::HashSet::new();
+    for dir in shard_dirs {
+        let config = RunConfig::load(&dir.join(RUN_FILE))?;
+        let unsharded = config.unsharded();
+        match &base {
+            None => base = Some(unsharded.clone()),
+            Some(b) if *b != unsharded => {
+                return Err(ArenaError::Mismatch(format!(
+                    "{} is a shard of a different run than {}",
+                    dir.display(),
+                    shard_dirs[0].display()
+                )))
+            }
+            Some(_) => {}
+        }
+        let (index, count) = config.shard.map_or((0, 1), |s| (s.index, s.count));
+        if let Some(prev) = seen_shards.insert(index, (count, dir.clone())) {
+            return Err(ArenaError::Mismatch(format!(
+                "{} and {} are both shard {index}",
+                prev.1.display(),
+                dir.display()
+            )));
+        }
+        for r in load_run_records(&config, dir, false)? {
+            if keys.insert(r.key()) {
+                records.push(r);
+            }
+        }
+    }
+    let config = base.expect("one shard at least");
+    let counts: std::collections::HashSet<u64> = seen_shards.values().map(|(c, _)| *c).collect();
+    let count = match counts.into_iter().collect::<Vec<_>>().as_slice() {
+        [c] => *c,
+        _ => {
+            return Err(ArenaError::Mismatch(
+                "shards were split into different counts".into(),
+            ))
+        }
+    };
+    let missing: Vec<String> = (0..count)
+        .filter(|i| !seen_shards.contains_key(i))
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(ArenaError::Mismatch(format!(
+            "missing shard(s): {}",
+            missing.join(", ")
+        )));
+    }
+    records.sort_by_key(GameRecord::key);
+    std::fs::create_dir_all(out).map_err(|e| ArenaError::io(out, e))?;
+    let games_path = out.join(GAMES_FILE);
+    if games_path.exists() || out.join(RUN_FILE).exists() {
+        return Err(ArenaError::Config(format!(
+            "{} already holds a run; merge into an empty directory",
+            out.display()
+        )));
+    }
+    config.save(&out.join(RUN_FILE))?;
+    let mut w = RecordWriter::append(&games_path)?;
+    for r in &records {
+        w.write(r)?;
+    }
+    let games: GameMap = records
+        .iter()
+        .map(|r| (r.key(), GameLite::from_record(r)))
+        .collect();
+    let summary = crate::summary::summarize(&config, &games);
+    write_summary(&summary, out)?;
+    Ok(summary)
+}
+
+/// Recomputes the summary of a run directory from its `run.json` and `games.jsonl`.
+pub fn summarize_dir(dir: &Path) -> Result<Summary> {
+    let config = RunConfig::load(&dir.join(RUN_FILE))?;
+    let records = load_run_records(&config, dir, false)?;
+    let games: GameMap = records
+        .iter()
+        .map(|r| (r.key(), GameLite::from_record(r)))
+        .collect();
+    Ok(crate::summary::summarize(&config, &games))
+}
