@@ -1,0 +1,630 @@
+//! `wuzi-arena`: engine-vs-engine matches, gauntlets, round robins and parameter sweeps with
+//! pentanomial statistics, SPRT, records, resume, shards and export.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use wuzi_arena::config::{
+    grid, Matchup, OpeningOrder, RunConfig, RunKind, Shard, SweepAxis, SweepInfo, SweepPoint,
+    FORMAT_VERSION, RUN_FILE,
+};
+use wuzi_arena::opening::{FileFormat, Source};
+use wuzi_arena::player::{parse_tc, PlayerLimits, PlayerSpec, DEFAULT_HASH_MB};
+use wuzi_arena::record::{
+    psq_file_name, read_records, to_move_line, to_psq, ExportFormat, GAMES_FILE,
+};
+use wuzi_arena::referee::GameSettings;
+use wuzi_arena::run::{default_concurrency, merge, run, summarize_dir, Progress, RunOptions};
+use wuzi_arena::stats::{EloModel, SprtParams};
+use wuzi_arena::summary::{fmt_estimate, render};
+use wuzi_engine::Rule;
+
+#[derive(Parser)]
+#[command(
+    name = "wuzi-arena",
+    version,
+    about = "Engine-vs-engine games for wuzi: matches, gauntlets, round robins, parameter sweeps",
+    after_help = "Players: --player 'name=new,params=new.toml,set=defence=60,nodes=2000' (keys: name, \
+params, set (repeatable), preset=default|classic, nodes, depth, move-ms, tc=GAME_MS+INC_MS, threads, \
+hash-mb; a bare word is a name). Limits given as options (--nodes, --tc, ...) apply to every player \
+that does not set its own.\n\nExit status: 0 when the run completes, 2 on any error (bad input, \
+unreadable files)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Two players, every opening as a pair with colours swapped.
+    Match {
+        /// Exactly two players.
+        #[arg(long = "player", value_name = "SPEC", num_args = 1, required = true)]
+        players: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// The first player against each of the others.
+    Gauntlet {
+        /// The first player, then its opponents.
+        #[arg(long = "player", value_name = "SPEC", num_args = 1, required = true)]
+        players: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Every player against every other.
+    RoundRobin {
+        /// The players.
+        #[arg(long = "player", value_name = "SPEC", num_args = 1, required = true)]
+        players: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Parameter values (a list or a grid) each played against a baseline.
+    Sweep {
+        /// The player whose parameters are varied (default: default parameters).
+        #[arg(long = "player", value_name = "SPEC")]
+        player: Option<String>,
+        /// The opponent of every point (default: the unvaried player).
+        #[arg(long, value_name = "SPEC")]
+        baseline: Option<String>,
+        /// An axis, `name=lo:hi:step` or `name=v1,v2,...`; repeat for a grid.
+        #[arg(long = "grid", value_name = "NAME=VALUES")]
+        grid: Vec<String>,
+        /// A parameter to vary with --values.
+        #[arg(long, requires = "values")]
+        param: Option<String>,
+        /// The values of --param: `60,80,100` or `lo:hi:step`.
+        #[arg(long, requires = "param")]
+        values: Option<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Continue an interrupted run from its directory (run.json + games.jsonl).
+    Resume {
+        /// The run directory.
+        dir: PathBuf,
+        /// Games played at once (default: all cores).
+        #[arg(long)]
+        concurrency: Option<usize>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Combine the directories of a run's shards into one result.
+    Merge {
+        /// Output directory (must not hold a run).
+        #[arg(long)]
+        out: PathBuf,
+        /// The shard directories.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
+    /// Print the summary of a run directory from its records.
+    Summary {
+        /// The run directory.
+        dir: PathBuf,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export recorded games as Piskvork PSQ files or move lists.
+    Export {
+        /// A run directory or a games.jsonl file.
+        input: PathBuf,
+        /// psq (one file per game in the --out directory) or moves (one line per game).
+        #[arg(long, default_value = "moves")]
+        format: ExportFormat,
+        /// Output directory (psq) or file (moves; default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Board size, when the input has no run.json beside it.
+        #[arg(long)]
+        size: Option<usize>,
+    },
+}
+
+/// Options shared by the run commands.
+#[derive(Args, Clone)]
+struct Common {
+    /// freestyle, standard or renju.
+    #[arg(long, default_value = "renju")]
+    rule: Rule,
+    /// Board side, 5 to 20.
+    #[arg(long, default_value_t = 15)]
+    size: usize,
+    /// `renju26` (26 openings x 8 symmetries), `random[:COUNT[:STONES]]`, or a file of Gomocup
+    /// offsets (`dx,dy, dx,dy`) or move lists (`h8 i9 j10`).
+    #[arg(long, default_value = "renju26")]
+    openings: String,
+    /// Format of an opening file (default: detected).
+    #[arg(long)]
+    openings_format: Option<FileFormat>,
+    /// Also play the 7 other symmetric images of every opening of a file.
+    #[arg(long)]
+    symmetries: bool,
+    /// Random openings: stones are placed within this distance of the centre.
+    #[arg(long, default_value_t = 3)]
+    random_radius: usize,
+    /// Random openings: largest accepted distance of the quick check search's score from the
+    /// balance point.
+    #[arg(long, default_value_t = 150)]
+    random_max_score: i32,
+    /// Random openings: the balance point (score of an even position for the side to move);
+    /// default: the median score of a seeded sample of candidates.
+    #[arg(long, allow_hyphen_values = true)]
+    random_centre: Option<i32>,
+    /// Opening order: random (seeded shuffle) or sequential.
+    #[arg(long, default_value = "random", value_parser = parse_order)]
+    order: OpeningOrder,
+    /// Game pairs per matchup (default: one per opening).
+    #[arg(long)]
+    pairs: Option<u64>,
+    /// Run seed: opening order, random openings, per-game seeds.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Draw after this many moves (opening included).
+    #[arg(long)]
+    max_moves: Option<usize>,
+    /// Grace beyond move time or game clock before a time loss, in ms.
+    #[arg(long, default_value_t = 100)]
+    time_margin_ms: u64,
+    /// Nodes per move, for players that do not set their own.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Depth per move, for players that do not set their own.
+    #[arg(long)]
+    depth: Option<i32>,
+    /// Time per move in ms, for players that do not set their own.
+    #[arg(long)]
+    move_ms: Option<u64>,
+    /// Game time and increment in ms, `GAME+INC`, for players that do not set their own.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Search threads per engine.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hash table per engine, MB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+    hash_mb: usize,
+    /// SPRT `elo0,elo1[,alpha,beta]`: stop each matchup when it decides.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Elo model of the SPRT bounds: logistic or normalized.
+    #[arg(long, default_value = "logistic", value_parser = parse_model)]
+    sprt_model: EloModel,
+    /// Games played at once (default: all cores).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Directory for run.json, games.jsonl and summary.json.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the run in --out (same options) without replaying finished games.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Play pairs with index % n == i only: `i/n`, or `auto/n` (SLURM_ARRAY_TASK_ID or
+    /// JOB_COMPLETION_INDEX). Combine the shards with `merge`.
+    #[arg(long)]
+    shard: Option<String>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn parse_order(s: &str) -> std::result::Result<OpeningOrder, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "random" | "shuffle" => Ok(OpeningOrder::Random),
+        "sequential" | "file" => Ok(OpeningOrder::Sequential),
+        _ => Err(format!("unknown order '{s}' (random or sequential)")),
+    }
+}
+
+fn parse_model(s: &str) -> std::result::Result<EloModel, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "logistic" => Ok(EloModel::Logistic),
+        "normalized" | "normalised" => Ok(EloModel::Normalized),
+        _ => Err(format!("unknown Elo model '{s}' (logistic or normalized)")),
+    }
+}
+
+impl Common {
+    fn limits(&self) -> Result<PlayerLimits> {
+        let mut l = PlayerLimits {
+            nodes: self.nodes,
+            depth: self.depth,
+            move_ms: self.move_ms,
+            threads: self.threads,
+            hash_mb: self.hash_mb,
+            ..PlayerLimits::default()
+        };
+        if let Some(tc) = &self.tc {
+            let (g, i) = parse_tc(tc).map_err(anyhow::Error::msg)?;
+            l.game_ms = Some(g);
+            l.inc_ms = i;
+        }
+        Ok(l)
+    }
+
+    fn players(&self, specs: &[String]) -> Result<Vec<PlayerSpec>> {
+        let limits = self.limits()?;
+        Ok(specs
+            .iter()
+            .map(|s| PlayerSpec::parse(s, &limits))
+            .collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// The configuration of a run with these players and matchups.
+    fn config(
+        &self,
+        kind: RunKind,
+        players: Vec<PlayerSpec>,
+        matchups: Vec<Matchup>,
+    ) -> Result<RunConfig> {
+        let source = match Source::parse(&self.openings, self.openings_format, self.symmetries)? {
+            Source::Random(mut spec) => {
+                spec.radius = self.random_radius;
+                spec.max_score = self.random_max_score;
+                spec.centre = self.random_centre;
+                Source::Random(spec)
+            }
+            s => s,
+        };
+        let (openings, openings_source, removed) = source.load(self.size, self.rule, self.seed)?;
+        if removed > 0 && !self.quiet {
+            eprintln!(
+                "openings: {removed} duplicate position(s) removed, {} left",
+                openings.len()
+            );
+        }
+        let sprt = self
+            .sprt
+            .as_deref()
+            .map(|s| SprtParams::parse(s, self.sprt_model))
+            .transpose()?;
+        let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
+        let config = RunConfig {
+            format: FORMAT_VERSION,
+            kind,
+            game: GameSettings {
+                size: self.size,
+                rule: self.rule,
+                max_moves: self.max_moves,
+                time_margin_ms: self.time_margin_ms,
+            },
+            players,
+            matchups,
+            openings_source,
+            pairs: self.pairs.unwrap_or(openings.len() as u64),
+            openings,
+            order: self.order,
+            seed: self.seed,
+            sprt,
+            shard,
+            sweep: None,
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn options(&self) -> RunOptions {
+        RunOptions {
+            concurrency: self.concurrency.unwrap_or_else(default_concurrency),
+            out: self.out.clone(),
+            resume: self.resume,
+        }
+    }
+}
+
+/// Progress message: Elo and LLR of a single matchup, or the count of decided matchups.
+fn progress_message(p: &Progress<'_>) -> String {
+    let rate = if p.elapsed.as_secs_f64() > 0.0 {
+        p.played as f64 / p.elapsed.as_secs_f64()
+    } else {
+        0.0
+    };
+    let mut msg = format!("{rate:.2} games/s");
+    if let [t] = p.tallies {
+        msg.push_str(&format!(" | Elo {}", fmt_estimate(t.penta.elo_estimate())));
+        if let Some(s) = &p.config.sprt {
+            let st = wuzi_arena::stats::sprt_status(&t.penta, s);
+            msg.push_str(&format!(
+                " | LLR {:.2} [{:.2}, {:.2}]",
+                st.llr, st.lower, st.upper
+            ));
+        }
+    } else {
+        let decided = p.tallies.iter().filter(|t| t.decision.is_some()).count();
+        msg.push_str(&format!(" | {} matchups", p.tallies.len()));
+        if decided > 0 {
+            msg.push_str(&format!(", {decided} decided"));
+        }
+    }
+    msg
+}
+
+fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
+    let bar = ProgressBar::with_draw_target(
+        Some(0),
+        if quiet || !std::io::stderr().is_terminal() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games, eta {eta} | {msg}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    if !quiet {
+        eprintln!(
+            "{} | {} players, {} matchup(s) x {} pairs | {} openings | {} worker(s){}{}",
+            config.kind,
+            config.players.len(),
+            config.matchups.len(),
+            config.pairs,
+            config.openings.len(),
+            opts.concurrency,
+            config
+                .shard
+                .map(|s| format!(" | shard {s}"))
+                .unwrap_or_default(),
+            opts.out
+                .as_ref()
+                .map(|o| format!(" | records in {}", o.display()))
+                .unwrap_or_default(),
+        );
+    }
+    let mut observer = |p: &Progress<'_>| {
+        bar.set_length(p.total);
+        bar.set_position(p.done);
+        bar.set_message(progress_message(p));
+    };
+    let outcome = run(config, opts, &mut observer)?;
+    bar.finish_and_clear();
+    print!("{}", render(&outcome.summary));
+    if outcome.stopped_early && !quiet {
+        eprintln!("stopped early: SPRT decided");
+    }
+    if let Some(dir) = &opts.out {
+        eprintln!(
+            "summary: {}",
+            dir.join(wuzi_arena::run::SUMMARY_FILE).display()
+        );
+    }
+    Ok(())
+}
+
+fn sweep_config(
+    common: &Common,
+    player: Option<&str>,
+    baseline: Option<&str>,
+    grid_args: &[String],
+    param: Option<&str>,
+    values: Option<&str>,
+) -> Result<RunConfig> {
+    let limits = common.limits()?;
+    let mut axes: Vec<SweepAxis> = grid_args
+        .iter()
+        .map(|g| SweepAxis::parse(g))
+        .collect::<std::result::Result<_, _>>()?;
+    if let (Some(p), Some(v)) = (param, values) {
+        axes.push(SweepAxis::new(p, v)?);
+    }
+    if axes.is_empty() {
+        bail!(
+            "sweep needs --grid NAME=LO:HI:STEP (or NAME=V1,V2,...) or --param NAME --values LIST"
+        );
+    }
+    let template = PlayerSpec::parse(player.unwrap_or("default"), &limits)?;
+    let mut base = match baseline {
+        Some(b) => PlayerSpec::parse(b, &limits)?,
+        None => template.clone(),
+    };
+    if baseline.is_none() || base.name == template.name {
+        base.name = "baseline".into();
+    }
+    let mut players = vec![base];
+    let mut matchups = Vec::new();
+    let mut points = Vec::new();
+    for values in grid(&axes) {
+        let mut p = template.clone();
+        let mut name = Vec::new();
+        for (axis, v) in axes.iter().zip(&values) {
+            p.set_param(&axis.name, i64::from(*v))?;
+            name.push(format!("{}={v}", axis.name));
+        }
+        p.name = name.join(",");
+        let index = players.len();
+        points.push(SweepPoint {
+            values,
+            player: index,
+            matchup: matchups.len(),
+        });
+        matchups.push(Matchup {
+            first: index,
+            second: 0,
+        });
+        players.push(p);
+    }
+    let mut config = common.config(RunKind::Sweep, players, matchups)?;
+    config.sweep = Some(SweepInfo {
+        axes,
+        baseline: 0,
+        points,
+    });
+    config.validate()?;
+    Ok(config)
+}
+
+fn export(
+    input: &Path,
+    format: ExportFormat,
+    out: Option<&Path>,
+    size: Option<usize>,
+) -> Result<()> {
+    let (file, dir) = if input.is_dir() {
+        (input.join(GAMES_FILE), Some(input.to_path_buf()))
+    } else {
+        (input.to_path_buf(), input.parent().map(Path::to_path_buf))
+    };
+    if !file.exists() {
+        bail!("{}: no such records file", file.display());
+    }
+    let size = match size {
+        Some(s) => s,
+        None => match dir.map(|d| d.join(RUN_FILE)).filter(|p| p.exists()) {
+            Some(run_file) => RunConfig::load(&run_file)?.game.size,
+            None => 15,
+        },
+    };
+    let records = read_records(&file)?;
+    if records.truncated {
+        eprintln!("{}: incomplete last line ignored", file.display());
+    }
+    let mut records = records.records;
+    records.sort_by_key(|r| r.key());
+    match format {
+        ExportFormat::Psq => {
+            let out = out.context("--out DIR is required for psq export")?;
+            std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+            for r in &records {
+                let path = out.join(psq_file_name(r));
+                std::fs::write(&path, to_psq(r, size))
+                    .with_context(|| path.display().to_string())?;
+            }
+            eprintln!("{} games written to {}", records.len(), out.display());
+        }
+        ExportFormat::Moves => {
+            let text: String = records.iter().map(|r| to_move_line(r) + "\n").collect();
+            match out {
+                Some(path) => {
+                    std::fs::write(path, text).with_context(|| path.display().to_string())?
+                }
+                None => print!("{text}"),
+            }
+        }
+    }
+    Ok(())
+}
+
+fn main_inner() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Match { players, common } => {
+            let players = common.players(&players)?;
+            if players.len() != 2 {
+                bail!("match needs exactly two --player, got {}", players.len());
+            }
+            let config = common.config(
+                RunKind::Match,
+                players,
+                vec![Matchup {
+                    first: 0,
+                    second: 1,
+                }],
+            )?;
+            execute(&config, &common.options(), common.quiet)
+        }
+        Command::Gauntlet { players, common } => {
+            let players = common.players(&players)?;
+            if players.len() < 2 {
+                bail!("gauntlet needs a player and at least one opponent");
+            }
+            let matchups = (1..players.len())
+                .map(|j| Matchup {
+                    first: 0,
+                    second: j,
+                })
+                .collect();
+            let config = common.config(RunKind::Gauntlet, players, matchups)?;
+            execute(&config, &common.options(), common.quiet)
+        }
+        Command::RoundRobin { players, common } => {
+            let players = common.players(&players)?;
+            if players.len() < 2 {
+                bail!("round-robin needs at least two players");
+            }
+            let n = players.len();
+            let matchups = (0..n)
+                .flat_map(|i| {
+                    (i + 1..n).map(move |j| Matchup {
+                        first: i,
+                        second: j,
+                    })
+                })
+                .collect();
+            let config = common.config(RunKind::RoundRobin, players, matchups)?;
+            execute(&config, &common.options(), common.quiet)
+        }
+        Command::Sweep {
+            player,
+            baseline,
+            grid,
+            param,
+            values,
+            common,
+        } => {
+            let config = sweep_config(
+                &common,
+                player.as_deref(),
+                baseline.as_deref(),
+                &grid,
+                param.as_deref(),
+                values.as_deref(),
+            )?;
+            execute(&config, &common.options(), common.quiet)
+        }
+        Command::Resume {
+            dir,
+            concurrency,
+            quiet,
+        } => {
+            let config = RunConfig::load(&dir.join(RUN_FILE))?;
+            let opts = RunOptions {
+                concurrency: concurrency.unwrap_or_else(default_concurrency),
+                out: Some(dir),
+                resume: true,
+            };
+            execute(&config, &opts, quiet)
+        }
+        Command::Merge { out, shards } => {
+            let summary = merge(&shards, &out)?;
+            print!("{}", render(&summary));
+            eprintln!("merged {} shard(s) into {}", shards.len(), out.display());
+            Ok(())
+        }
+        Command::Summary { dir, json } => {
+            let summary = summarize_dir(&dir)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&summary)?);
+            } else {
+                print!("{}", render(&summary));
+            }
+            Ok(())
+        }
+        Command::Export {
+            input,
+            format,
+            out,
+            size,
+        } => export(&input, format, out.as_deref(), size),
+    }
+}
+
+fn main() -> ExitCode {
+    match main_inner() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
