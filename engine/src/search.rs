@@ -10,8 +10,8 @@ use crate::threat::{self, ThreatKind};
 use crate::tt::{Bound, TransTable, TtEntry};
 use crate::{Params, Pos, Rule, Stone};
 use movegen::MoveList;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Score of a win now; a win in `n` plies scores `MATE - n`.
@@ -227,6 +227,8 @@ impl Engine {
             stop: &stop,
             shared_nodes: &shared_nodes,
             threads: self.threads,
+            completed: AtomicI32::new(0),
+            best: Mutex::new(None),
         };
         let mut main = Worker::new(b.clone(), &self.params, &self.tt, &ctl, 0);
         if let Some(r) = main.root_shortcuts() {
@@ -247,6 +249,7 @@ impl Engine {
                         .spawn_scoped(scope, move || {
                             let mut w = Worker::new(bb, params, tt, ctl_ref, id);
                             w.iterate(&mut None);
+                            w.flush_nodes();
                         })
                         .expect("spawn search thread")
                 })
@@ -256,8 +259,14 @@ impl Engine {
             for h in helpers {
                 let _ = h.join();
             }
-            let mut r = r;
-            r.nodes = shared_nodes.load(Ordering::Relaxed).max(r.nodes);
+            // The deepest iteration completed by any thread decides the move.
+            let shared = ctl.best.lock().map(|mut g| g.take()).unwrap_or(None);
+            let mut r = match shared {
+                Some(s) if s.depth > r.depth && s.best.is_some() => s,
+                _ => r,
+            };
+            main.flush_nodes();
+            r.nodes = shared_nodes.load(Ordering::Relaxed);
             r.finish(start)
         })
     }
@@ -311,6 +320,9 @@ struct Control<'a> {
     stop: &'a AtomicBool,
     shared_nodes: &'a AtomicU64,
     threads: usize,
+    /// Lazy SMP: the deepest iteration any thread completed, and its result.
+    completed: AtomicI32,
+    best: Mutex<Option<SearchResult>>,
 }
 
 struct Worker<'a> {
@@ -541,6 +553,22 @@ impl<'a> Worker<'a> {
         let start_depth = 1 + (self.id % 2) as i32;
         let mut depth = start_depth;
         while depth <= self.ctl.depth_limit {
+            if self.ctl.threads > 1 {
+                // Lazy SMP: skip iterations another thread has already completed; the
+                // shared table makes catching up cheap.
+                let done = self.ctl.completed.load(Ordering::Relaxed);
+                if done >= depth {
+                    depth = done + 1;
+                    if depth > self.ctl.depth_limit {
+                        break;
+                    }
+                    if let Ok(g) = self.ctl.best.lock() {
+                        if let Some(b) = g.as_ref() {
+                            prev = b.score;
+                        }
+                    }
+                }
+            }
             let mut delta = self.params.aspiration;
             let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
                 (prev - delta, prev + delta)
@@ -584,6 +612,14 @@ impl<'a> Worker<'a> {
             best.pv = self.pv_line();
             best.seldepth = self.seldepth;
             best.nodes = self.nodes;
+            if self.ctl.threads > 1 {
+                if let Ok(mut g) = self.ctl.best.lock() {
+                    if g.as_ref().is_none_or(|b| depth > b.depth) {
+                        *g = Some(best.clone());
+                        self.ctl.completed.store(depth, Ordering::Relaxed);
+                    }
+                }
+            }
             if self.id == 0 {
                 if let Some(cb) = on_info.as_mut() {
                     cb(&Info {
@@ -611,6 +647,12 @@ impl<'a> Worker<'a> {
             self.ctl.stop.store(true, Ordering::Relaxed);
         }
         best
+    }
+
+    fn flush_nodes(&mut self) {
+        let delta = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        self.ctl.shared_nodes.fetch_add(delta, Ordering::Relaxed);
     }
 
     fn total_nodes(&self) -> u64 {
