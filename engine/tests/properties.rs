@@ -126,7 +126,8 @@ fn rule_strategy() -> impl Strategy<Value = Rule> {
     prop::sample::select(Rule::ALL.to_vec())
 }
 
-/// Checks everything that must be invariant between `b` and its image under `sym`.
+/// Checks everything that must be invariant between `b` and its image under `sym`: stones,
+/// forbidden points, outcome, evaluation, and each point's threat class and line patterns.
 fn check_symmetric(b: &mut Board, sym: u8) -> Result<(), TestCaseError> {
     let n = b.size();
     let mut t = b.transformed(sym);
@@ -167,8 +168,23 @@ fn check_symmetric(b: &mut Board, sym: u8) -> Result<(), TestCaseError> {
     } else {
         prop_assert_eq!(t.outcome(), b.outcome(), "symmetry {}", sym);
     }
+    prop_assert_eq!(
+        t.evaluate(),
+        b.evaluate(),
+        "evaluation under symmetry {}",
+        sym
+    );
     for p in b.points().filter(|&p| b.is_empty_at(p)) {
         let q = p.transform(sym, n);
+        for stone in Stone::ALL {
+            prop_assert_eq!(
+                t.threat(q, stone),
+                b.threat(p, stone),
+                "{} threat at {}",
+                stone,
+                p
+            );
+        }
         for stone in Stone::ALL {
             prop_assert_eq!(
                 pattern_multiset(&t, q, stone),
@@ -254,7 +270,7 @@ fn walk_step(b: &mut Board, k: usize, stack: &mut Vec<Board>) -> Result<(), Test
 }
 
 /// The incrementally kept state of `b` (patterns of both colours in every direction, forbidden
-/// points) equals that of a board built afresh from its stones.
+/// points, threat classes, evaluation) equals that of a board built afresh from its stones.
 fn check_against_fresh(b: &mut Board) -> Result<(), TestCaseError> {
     let mut fresh = Board::from_stones(
         b.size(),
@@ -281,6 +297,24 @@ fn check_against_fresh(b: &mut Board) -> Result<(), TestCaseError> {
         }
     }
     prop_assert_eq!(b.forbidden_points(), fresh.forbidden_points());
+    // The incremental evaluation (per-cell values and threat classes) as well.
+    for p in b.points() {
+        for stone in Stone::ALL {
+            prop_assert_eq!(
+                b.threat(p, stone),
+                fresh.threat(p, stone),
+                "{} threat at {}",
+                stone,
+                p
+            );
+        }
+    }
+    prop_assert_eq!(
+        b.evaluate(),
+        fresh.evaluate(),
+        "evaluation\n{}",
+        b.diagram(&[])
+    );
     Ok(())
 }
 
