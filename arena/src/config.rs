@@ -27,6 +27,8 @@ use crate::stats::SprtParams;
 
 /// Name of the configuration file in a run directory.
 pub const RUN_FILE: &str = "run.json";
+/// Most game pairs per matchup (the schedule keeps one opening index per pair).
+pub const MAX_PAIRS: u64 = 10_000_000;
 /// Version of the `run.json` / `games.jsonl` layout.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -377,8 +379,11 @@ impl RunConfig {
         if self.openings.is_empty() {
             return Err(ArenaError::Config("no openings".into()));
         }
-        if self.pairs == 0 {
-            return Err(ArenaError::Config("--pairs must be at least 1".into()));
+        if self.pairs == 0 || self.pairs > MAX_PAIRS {
+            return Err(ArenaError::Config(format!(
+                "--pairs must be 1..={MAX_PAIRS}, got {}",
+                self.pairs
+            )));
         }
         crate::opening::check_all(
             &self.openings,

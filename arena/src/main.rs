@@ -20,7 +20,7 @@ use wuzi_arena::record::{
 use wuzi_arena::referee::GameSettings;
 use wuzi_arena::run::{default_concurrency, merge, run, summarize_dir, Progress, RunOptions};
 use wuzi_arena::stats::{EloModel, SprtParams};
-use wuzi_arena::summary::{fmt_estimate, render};
+use wuzi_arena::summary::{fmt_estimate, render, render_openings};
 use wuzi_engine::Rule;
 
 #[derive(Parser)]
@@ -112,6 +112,9 @@ enum Command {
         /// Print the summary as JSON.
         #[arg(long)]
         json: bool,
+        /// Also print each matchup's results per opening.
+        #[arg(long)]
+        per_opening: bool,
     },
     /// Export recorded games as Piskvork PSQ files or move lists.
     Export {
@@ -601,12 +604,19 @@ fn main_inner() -> Result<()> {
             eprintln!("merged {} shard(s) into {}", shards.len(), out.display());
             Ok(())
         }
-        Command::Summary { dir, json } => {
+        Command::Summary {
+            dir,
+            json,
+            per_opening,
+        } => {
             let summary = summarize_dir(&dir)?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&summary)?);
             } else {
                 print!("{}", render(&summary));
+                if per_opening {
+                    print!("\n{}", render_openings(&summary));
+                }
             }
             Ok(())
         }

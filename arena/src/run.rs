@@ -453,6 +453,7 @@ pub fn merge(shard_dirs: &[PathBuf], out: &Path) -> Result<Summary> {
     let mut keys = std::collections::HashSet::new();
     for dir in shard_dirs {
         let config = RunConfig::load(&dir.join(RUN_FILE))?;
+        config.validate()?;
         let unsharded = config.unsharded();
         match &base {
             None => base = Some(unsharded.clone()),
@@ -525,6 +526,7 @@ pub fn merge(shard_dirs: &[PathBuf], out: &Path) -> Result<Summary> {
 /// Recomputes the summary of a run directory from its `run.json` and `games.jsonl`.
 pub fn summarize_dir(dir: &Path) -> Result<Summary> {
     let config = RunConfig::load(&dir.join(RUN_FILE))?;
+    config.validate()?;
     let records = load_run_records(&config, dir, false)?;
     let games: GameMap = records
         .iter()

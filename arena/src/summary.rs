@@ -690,6 +690,30 @@ pub fn render(summary: &Summary) -> String {
     out
 }
 
+/// Per-opening results of every matchup: opening, moves, pairs, pentanomial counts, W-D-L
+/// and the first player's score, in opening-index order.
+pub fn render_openings(summary: &Summary) -> String {
+    let mut out = String::new();
+    for m in &summary.matchups {
+        let _ = writeln!(out, "{} vs {}, per opening:", m.first, m.second);
+        let mut rows = vec![["opening", "moves", "pairs", "penta", "W-D-L", "score"]
+            .map(String::from)
+            .to_vec()];
+        for o in &m.openings {
+            rows.push(vec![
+                o.id.clone(),
+                o.moves.clone(),
+                o.penta.pairs().to_string(),
+                o.penta.to_string(),
+                o.wdl.to_string(),
+                fmt_opt(o.score, 3),
+            ]);
+        }
+        out.push_str(&table(&rows));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -777,6 +801,11 @@ mod tests {
         let text = render(&s);
         assert!(text.contains("a vs b"), "{text}");
         assert!(text.contains("3-1-2"), "{text}");
+        let per_opening = render_openings(&s);
+        assert!(
+            per_opening.contains(&config.openings[0].id),
+            "{per_opening}"
+        );
         // An incomplete pair is skipped.
         games.remove(&(1, 1));
         assert_eq!(summarize(&config, &games).matchups[0].pairs, 2);
