@@ -610,7 +610,15 @@ impl Board {
     /// Recomputes both colours' patterns of the cell at `idx` in direction `d`.
     #[inline]
     fn refresh(&mut self, idx: usize, d: usize, line: usize, q: usize) {
-        let k22 = (self.lines[d][line] >> (2 * (q - PAD))) as u32 & 0x3F_FFFF;
+        let word = self.lines[d][line];
+        self.refresh_from(idx, d, word, q);
+    }
+
+    /// As [`Board::refresh`], with the line word already loaded.
+    #[inline(always)]
+    fn refresh_from(&mut self, idx: usize, d: usize, word: u64, q: usize) {
+        let idx = idx & (CELLS - 1);
+        let k22 = (word >> ((2 * (q - PAD)) & 63)) as u32 & 0x3F_FFFF;
         let k20 = (k22 & 0x3FF) | ((k22 >> 12) << 10);
         let [b, w] = self.table.lookup(k20);
         // Most cells in the window keep their patterns; only changed ones need re-valuing.
@@ -653,11 +661,12 @@ impl Board {
             let (line, q) = self.line_pos(p, d);
             let w = &mut self.lines[d][line];
             *w = (*w & !(3u64 << (2 * q))) | (value << (2 * q));
+            let word = *w;
             let step = DIR_STEP[d];
             for k in -(PAD as isize)..=(PAD as isize) {
-                let c = (idx as isize + k * step) as usize;
+                let c = (idx as isize + k * step) as usize & (CELLS - 1);
                 if self.cells[c] == EMPTY {
-                    self.refresh(c, d, line, (q as isize + k) as usize);
+                    self.refresh_from(c, d, word, (q as isize + k) as usize);
                 }
             }
         }
