@@ -95,7 +95,8 @@ impl Shard {
 
     /// [`Shard::parse`] with an explicit environment lookup (for tests).
     pub fn parse_with_env(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Shard> {
-        let bad = || ArenaError::Shard(text.to_string());
+        let bad =
+            || ArenaError::Shard(format!("'{text}': expected i/n with 0 <= i < n, or auto/n"));
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
         let index: u64 = if i.trim().eq_ignore_ascii_case("auto") {
@@ -103,11 +104,13 @@ impl Shard {
                 .or_else(|| env("JOB_COMPLETION_INDEX"))
                 .ok_or_else(|| {
                     ArenaError::Shard(format!(
-                        "{text}: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set"
+                        "'{text}': neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set"
                     ))
                 })?;
             v.trim().parse().map_err(|_| {
-                ArenaError::Shard(format!("{text}: shard index '{v}' from the environment"))
+                ArenaError::Shard(format!(
+                    "'{text}': bad shard index '{v}' in the environment"
+                ))
             })?
         } else {
             i.trim().parse().map_err(|_| bad())?
@@ -393,6 +396,19 @@ impl RunConfig {
         )?;
         if let Some(s) = &self.sprt {
             s.validate()?;
+        }
+        let longest = self
+            .openings
+            .iter()
+            .map(|o| o.moves.len())
+            .max()
+            .unwrap_or(0);
+        if let Some(cap) = self.game.max_moves {
+            if cap <= longest {
+                return Err(ArenaError::Config(format!(
+                    "--max-moves {cap} leaves no move to play after openings of {longest} moves"
+                )));
+            }
         }
         Ok(())
     }

@@ -53,8 +53,8 @@ pub enum ArenaError {
     /// A bad SPRT specification.
     #[error("bad --sprt: {0}")]
     Sprt(SprtParamError),
-    /// A bad `--shard i/n`.
-    #[error("bad shard '{0}': expected i/n with 0 <= i < n, or auto/n")]
+    /// A bad `--shard i/n` (the message names the problem).
+    #[error("bad --shard {0}")]
     Shard(String),
     /// An inconsistent run configuration (no players, no openings, bad board size...).
     #[error("{0}")]

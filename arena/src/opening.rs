@@ -166,6 +166,7 @@ pub fn centre(size: usize) -> (i32, i32) {
 pub fn from_offset(size: usize, dx: i32, dy: i32) -> Option<Pos> {
     let (cx, cy) = centre(size);
     let (x, y) = (cx + dx, cy + dy);
+    let size = size.min(wuzi_engine::pos::MAX_SIZE);
     (x >= 0 && y >= 0 && (x as usize) < size && (y as usize) < size)
         .then(|| Pos::new(x as usize, y as usize))
 }
@@ -609,6 +610,11 @@ impl Source {
         rule: Rule,
         seed: u64,
     ) -> Result<(Vec<Opening>, String, usize)> {
+        if !(wuzi_engine::pos::MIN_SIZE..=wuzi_engine::pos::MAX_SIZE).contains(&size) {
+            return Err(ArenaError::Config(format!(
+                "board size {size} is not supported (5 to 20)"
+            )));
+        }
         let (list, name) = match self {
             Source::Renju26 => (
                 with_symmetries(&renju26_base(size)?, size),
