@@ -276,17 +276,20 @@ impl Board {
     /// The empty cells (padded indices, ascending) where `stone` has class `t`.
     #[inline]
     pub(crate) fn cells_with(&self, stone: Stone, t: Threat) -> impl Iterator<Item = usize> + '_ {
-        self.cbits[stone.index()][t as usize].iter().enumerate().flat_map(|(w, &bits)| {
-            let mut b = bits;
-            std::iter::from_fn(move || {
-                if b == 0 {
-                    return None;
-                }
-                let i = b.trailing_zeros() as usize;
-                b &= b - 1;
-                Some(w * 64 + i)
+        self.cbits[stone.index()][t as usize]
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &bits)| {
+                let mut b = bits;
+                std::iter::from_fn(move || {
+                    if b == 0 {
+                        return None;
+                    }
+                    let i = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    Some(w * 64 + i)
+                })
             })
-        })
     }
 
     /// Value of a stone of colour index `c` on the empty `idx`.
@@ -328,7 +331,8 @@ impl Board {
     #[inline]
     fn recell_colour(&mut self, idx: usize, c: usize) {
         let (v, t) = if self.cells[idx] == EMPTY {
-            self.weights.from_summary(c, self.lsum[idx][c], self.ckey[idx][c])
+            self.weights
+                .from_summary(c, self.lsum[idx][c], self.ckey[idx][c])
         } else {
             (0, Threat::None)
         };
@@ -626,8 +630,10 @@ impl Board {
             let old = self.pat[idx][c * 4 + d];
             if old != new {
                 self.pat[idx][c * 4 + d] = new;
-                self.lsum[idx][c] += self.weights.line_value(c, d, new) - self.weights.line_value(c, d, old);
-                self.ckey[idx][c] = self.ckey[idx][c] + self.weights.code(c, new) - self.weights.code(c, old);
+                self.lsum[idx][c] +=
+                    self.weights.line_value(c, d, new) - self.weights.line_value(c, d, old);
+                self.ckey[idx][c] =
+                    self.ckey[idx][c] + self.weights.code(c, new) - self.weights.code(c, old);
                 self.recell_colour(idx, c);
             }
         }
@@ -673,7 +679,9 @@ impl Board {
     }
 
     /// The colour with a winning five on the board, found by scanning (for set-up positions).
+    /// If both colours have one, the side not to move is taken to have made it last.
     fn five_on_board(&self) -> Option<Stone> {
+        let mut found = [false; 2];
         for idx in 0..CELLS {
             let c = self.cells[idx];
             if c != 1 && c != 2 {
@@ -692,11 +700,16 @@ impl Board {
                     j += step;
                 }
                 if n == 5 || (n > 5 && !self.rule.exact_five(stone)) {
-                    return Some(stone);
+                    found[stone.index()] = true;
                 }
             }
         }
-        None
+        match found {
+            [true, true] => Some(self.side.opp()),
+            [true, false] => Some(Stone::Black),
+            [false, true] => Some(Stone::White),
+            _ => None,
+        }
     }
 
     /// The result if the game is over: the last move made a five, was a forbidden renju move,

@@ -339,7 +339,10 @@ impl PatternTable {
         let ib = (self.tern[0][0][lo] + self.tern[0][1][hi]) as usize;
         let iw = (self.tern[1][0][lo] + self.tern[1][1][hi]) as usize;
         // Both indices are below 3^10 by construction; `get` keeps the code safe without a panic path.
-        [self.black.get(ib).copied().unwrap_or(0), self.white.get(iw).copied().unwrap_or(0)]
+        [
+            self.black.get(ib).copied().unwrap_or(0),
+            self.white.get(iw).copied().unwrap_or(0),
+        ]
     }
 }
 

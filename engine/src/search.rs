@@ -340,6 +340,8 @@ struct Worker<'a> {
     pv: Vec<[u16; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     lmr: [[u8; 64]; 64],
+    /// One reusable move list per ply.
+    lists: Vec<MoveList>,
 }
 
 impl<'a> Worker<'a> {
@@ -373,6 +375,7 @@ impl<'a> Worker<'a> {
             pv: vec![[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             lmr,
+            lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
         }
     }
 
@@ -753,7 +756,7 @@ impl<'a> Worker<'a> {
         None
     }
 
-    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn negamax(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = 0;
         if ply as i32 > self.seldepth {
             self.seldepth = ply as i32;
@@ -814,8 +817,28 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let mut list = MoveList::new();
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
         movegen::generate(self, &mut list, tt_move, ply);
+        let best = self.search_moves(&list, depth, alpha, beta, ply, pv_node, key);
+        self.lists[ply] = list;
+        best
+    }
+
+    /// The move loop of [`Worker::negamax`] over a generated list.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        list: &MoveList,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        key: u64,
+    ) -> i32 {
+        let me = self.me();
+        let op = me.opp();
         if list.is_empty() {
             // No legal move (renju black with only forbidden points): a loss; else a draw.
             return if self.board.rule() == Rule::Renju && me == Stone::Black {
@@ -909,7 +932,15 @@ impl<'a> Worker<'a> {
     /// Only `attacker` (the side to move at the horizon) makes fours; after its first four,
     /// only fours on the lines through its previous four (`last`) are tried, which is where
     /// new fours appear. The defender blocks when it must and otherwise stands pat.
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: i32, attacker: Stone, last: usize) -> i32 {
+    fn quiesce(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: i32,
+        attacker: Stone,
+        last: usize,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         if ply as i32 > self.seldepth {
             self.seldepth = ply as i32;
@@ -945,7 +976,7 @@ impl<'a> Worker<'a> {
         if stand >= beta || qdepth <= 0 || ply >= MAX_PLY - 4 || me != attacker {
             return stand;
         }
-        let mut best = stand;
+        let best = stand;
         if stand > alpha {
             alpha = stand;
         }
@@ -955,8 +986,26 @@ impl<'a> Worker<'a> {
         {
             return best;
         }
-        let mut list = MoveList::new();
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
         movegen::fours(self, &mut list, last);
+        let best = self.quiesce_moves(&list, best, alpha, beta, ply, qdepth, attacker);
+        self.lists[ply] = list;
+        best
+    }
+
+    /// The move loop of [`Worker::quiesce`].
+    #[allow(clippy::too_many_arguments)]
+    fn quiesce_moves(
+        &mut self,
+        list: &MoveList,
+        mut best: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: i32,
+        attacker: Stone,
+    ) -> i32 {
         for i in 0..list.len() {
             let (m, _) = list.get(i);
             self.make(m);

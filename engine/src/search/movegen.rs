@@ -7,36 +7,37 @@ use crate::{Params, Rule, Stone};
 
 const MAX_MOVES: usize = 400;
 
-/// A fixed-capacity list of (cell, ordering score), sorted best first once generated.
+/// A list of (cell, ordering score), sorted best first once generated. Workers keep one
+/// per ply and reuse its allocation.
+#[derive(Default)]
 pub(super) struct MoveList {
-    moves: [(u16, i32); MAX_MOVES],
-    len: usize,
+    moves: Vec<(u16, i32)>,
 }
 
 impl MoveList {
     pub(super) fn new() -> MoveList {
         MoveList {
-            moves: [(0, 0); MAX_MOVES],
-            len: 0,
+            moves: Vec::with_capacity(MAX_MOVES),
         }
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.moves.clear();
     }
 
     #[inline]
     fn push(&mut self, m: usize, score: i32) {
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = (m as u16, score);
-            self.len += 1;
-        }
+        self.moves.push((m as u16, score));
     }
 
     #[inline]
     pub(super) fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
 
     #[inline]
     pub(super) fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
 
     #[inline]
@@ -47,7 +48,8 @@ impl MoveList {
 
     fn sort(&mut self) {
         // Ties broken by cell index so the order never depends on anything but the position.
-        self.moves[..self.len].sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        self.moves
+            .sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     }
 }
 
@@ -159,7 +161,10 @@ pub(super) fn fours(w: &mut Worker<'_>, list: &mut MoveList, near: usize) {
     let me = w.board.side_to_move();
     let mut consider = |w: &mut Worker<'_>, i: usize| {
         let t = w.board.threat_idx(i, me.index());
-        if w.board.cell_raw(i) == 0 && matches!(t, Threat::Four | Threat::FourThree) && legal(&mut w.board, i, me) {
+        if w.board.cell_raw(i) == 0
+            && matches!(t, Threat::Four | Threat::FourThree)
+            && legal(&mut w.board, i, me)
+        {
             let s = order_score(&w.board, i, me);
             list.push(i, s);
         }
