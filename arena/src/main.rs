@@ -211,7 +211,8 @@ struct Common {
     #[arg(long, requires = "out")]
     resume: bool,
     /// Play pairs with index % n == i only: `i/n`, or `auto/n` (SLURM_ARRAY_TASK_ID or
-    /// JOB_COMPLETION_INDEX). Combine the shards with `merge`.
+    /// JOB_COMPLETION_INDEX). Combine the shards with `merge`. With --sprt, a shard plays all
+    /// its pairs and `merge` applies the SPRT.
     #[arg(long)]
     shard: Option<String>,
     /// No progress bar.
