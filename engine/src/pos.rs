@@ -45,6 +45,16 @@ impl Pos {
         }
     }
 
+    /// The point at column `x`, row `y`, or `None` when either is 20 or more.
+    #[inline]
+    pub const fn try_new(x: usize, y: usize) -> Option<Pos> {
+        if x < MAX_SIZE && y < MAX_SIZE {
+            Some(Pos::new(x, y))
+        } else {
+            None
+        }
+    }
+
     /// Column, 0-based.
     #[inline]
     pub const fn x(self) -> usize {
@@ -212,6 +222,13 @@ mod tests {
             assert!(p.transform(s, 15).on_board(15));
         }
         assert_eq!(Pos::new(7, 7).transform(3, 15), Pos::new(7, 7));
+    }
+
+    #[test]
+    fn try_new_rejects_large_coordinates() {
+        assert_eq!(Pos::try_new(19, 19), Some(Pos::new(19, 19)));
+        assert_eq!(Pos::try_new(20, 0), None);
+        assert_eq!(Pos::try_new(0, 20), None);
     }
 
     #[test]
