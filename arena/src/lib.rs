@@ -11,9 +11,11 @@
 //! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
 //! - [`stats`]: pentanomial statistics and the SPRT.
+//! - [`chart`]: PNG + SVG charts of scores, Elo sweeps, SPRT runs, colour splits and tuning.
 
 #![warn(missing_docs)]
 
+pub mod chart;
 pub mod config;
 pub mod error;
 pub mod opening;
