@@ -1,3 +1,22 @@
 //! Tuner: SPSA tuning of engine parameters on top of the arena.
+//!
+//! - [`spsa`]: the SPSA method (schedule, perturbation, stochastic rounding, update).
+//! - [`spec`]: the tune specification (TOML), checked against the engine's declared ranges.
+//! - [`tune`]: the tuning loop, parallel game pairs, checkpoint and resume.
+//! - [`history`]: the per-iteration CSV history and atomic file writes.
+//! - [`verify`]: the match of the tuned set against the start, played by the arena.
+//! - [`chart`]: parameter paths and the running score as PNG and SVG.
 
+#![warn(missing_docs)]
+
+pub mod chart;
+pub mod error;
+pub mod history;
+pub mod spec;
 pub mod spsa;
+pub mod tune;
+pub mod verify;
+
+pub use error::TuneError;
+pub use spec::{TuneConfig, TuneSpec};
+pub use tune::{tune, TuneOptions, TuneOutcome};

@@ -1,0 +1,792 @@
+//! The tune specification: a TOML file naming the base parameter set, the parameters to tune
+//! and how to play, checked against the engine's declared ranges and resolved into a
+//! [`TuneConfig`].
+//!
+//! ```toml
+//! base = "detuned.toml"        # parameter file, relative to this file; default: built-in defaults
+//! pairs = 2000                 # game pairs in the whole tune
+//! pairs_per_iteration = 8      # pairs sharing one perturbation (one SPSA iteration)
+//! seed = 1
+//! rule = "renju"               # freestyle, standard or renju
+//! size = 15
+//! openings = "renju26"         # renju26, random[:COUNT[:STONES]] or a file (relative to this file)
+//! # openings_format = "moves"  # gomocup or moves, for files (default: detected)
+//! # symmetries = false         # also play the 7 symmetric images of a file's openings
+//! # max_moves = 225            # draw after this many moves
+//! # concurrency = 2            # pairs played at once (default: all cores; results do not change)
+//! out = "tunes/example"        # output directory, relative to the working directory
+//!
+//! [limits]                     # per move; default: nodes = 1000
+//! nodes = 500
+//! # depth, move_ms, tc = "GAME_MS+INC_MS", threads (1), hash_mb (16)
+//!
+//! [params.defence]             # every key optional
+//! start = 40                   # default: the base value
+//! min = 20                     # default: the declared minimum
+//! max = 200                    # default: the declared maximum
+//! c_end = 9                    # final perturbation; default (max - min) / 20
+//! r_end = 0.002                # final learning rate; default 0.002
+//!
+//! [params.w_open_three]
+//!
+//! [verify]                     # the match of tuned against start after the tune
+//! pairs = 400                  # default: one pair per opening
+//! # sprt = "0,10"              # elo0,elo1[,alpha,beta]: stop early when the SPRT decides
+//! # sprt_model = "logistic"    # or normalized
+//! # seed = 1                   # default: the tune's seed
+//! ```
+//!
+//! Unknown keys, unknown parameters and values outside the declared ranges are errors that
+//! name the key and the allowed range.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use wuzi_arena::config::MAX_PAIRS;
+use wuzi_arena::opening::{FileFormat, Opening, Source};
+use wuzi_arena::player::{parse_tc, PlayerLimits, PlayerSpec, DEFAULT_HASH_MB};
+use wuzi_arena::referee::GameSettings;
+use wuzi_arena::stats::{EloModel, SprtParams};
+use wuzi_engine::{Params, Rule};
+
+use crate::error::{Result, TuneError};
+use crate::spsa::{Spsa, SpsaParam, DEFAULT_R_END};
+
+/// Game pairs per iteration when the spec gives none.
+pub const DEFAULT_PAIRS_PER_ITERATION: u64 = 8;
+/// Nodes per move when the spec gives no limit.
+pub const DEFAULT_NODES: u64 = 1000;
+/// Version of the checkpoint layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+fn default_seed() -> u64 {
+    1
+}
+fn default_size() -> usize {
+    15
+}
+fn default_openings() -> String {
+    "renju26".into()
+}
+fn default_margin() -> u64 {
+    100
+}
+
+/// One tuned parameter as written in the spec (`[params.NAME]`); every key is optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamEntry {
+    /// Starting value (default: the base set's value).
+    pub start: Option<f64>,
+    /// Smallest value tried (default: the declared minimum).
+    pub min: Option<f64>,
+    /// Largest value tried (default: the declared maximum).
+    pub max: Option<f64>,
+    /// Perturbation at the last iteration (default `(max - min) / 20`).
+    pub c_end: Option<f64>,
+    /// Learning rate at the last iteration (default 0.002).
+    pub r_end: Option<f64>,
+}
+
+/// Search limits per move (`[limits]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsSpec {
+    /// Nodes per move.
+    pub nodes: Option<u64>,
+    /// Depth per move.
+    pub depth: Option<i32>,
+    /// Time per move, ms.
+    pub move_ms: Option<u64>,
+    /// Game time and increment, `GAME_MS+INC_MS`.
+    pub tc: Option<String>,
+    /// Search threads per engine (default 1).
+    pub threads: Option<usize>,
+    /// Hash per engine, MB (default 16).
+    pub hash_mb: Option<usize>,
+}
+
+/// The verification match (`[verify]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifySpec {
+    /// Game pairs (default: one per opening); with an SPRT, the most pairs played.
+    pub pairs: Option<u64>,
+    /// SPRT `elo0,elo1[,alpha,beta]`.
+    pub sprt: Option<String>,
+    /// Elo model of the SPRT bounds (default logistic).
+    pub sprt_model: Option<EloModel>,
+    /// Seed of the match (default: the tune's seed).
+    pub seed: Option<u64>,
+}
+
+/// A tune specification as written (see the module documentation for the format).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TuneSpec {
+    /// Base parameter file, relative to the spec file (default: built-in defaults).
+    #[serde(default)]
+    pub base: Option<PathBuf>,
+    /// Game pairs in the whole tune.
+    pub pairs: u64,
+    /// Pairs per SPSA iteration (they share one perturbation); default 8, at most `pairs`.
+    #[serde(default)]
+    pub pairs_per_iteration: Option<u64>,
+    /// Seed of the perturbations, openings and games.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Rule.
+    #[serde(default)]
+    pub rule: Rule,
+    /// Board side.
+    #[serde(default = "default_size")]
+    pub size: usize,
+    /// Opening source: `renju26`, `random[:COUNT[:STONES]]` or a file relative to the spec.
+    #[serde(default = "default_openings")]
+    pub openings: String,
+    /// Format of an opening file (default: detected).
+    #[serde(default)]
+    pub openings_format: Option<FileFormat>,
+    /// Also play the 7 other symmetric images of a file's openings.
+    #[serde(default)]
+    pub symmetries: bool,
+    /// Draw after this many moves, opening included.
+    #[serde(default)]
+    pub max_moves: Option<usize>,
+    /// Grace beyond a clock before a time loss, ms.
+    #[serde(default = "default_margin")]
+    pub time_margin_ms: u64,
+    /// Pairs played at once (default: all cores); does not change the results.
+    #[serde(default)]
+    pub concurrency: Option<usize>,
+    /// Output directory, relative to the working directory.
+    #[serde(default)]
+    pub out: Option<PathBuf>,
+    /// Limits per move.
+    #[serde(default)]
+    pub limits: LimitsSpec,
+    /// The tuned parameters by name.
+    #[serde(default)]
+    pub params: BTreeMap<String, ParamEntry>,
+    /// The verification match.
+    #[serde(default)]
+    pub verify: VerifySpec,
+}
+
+/// The verification match's settings, resolved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VerifyConfig {
+    /// Game pairs (the most, with an SPRT).
+    pub pairs: u64,
+    /// SPRT, if any.
+    pub sprt: Option<SprtParams>,
+    /// Seed of the match.
+    pub seed: u64,
+}
+
+/// Everything that determines a tune's games and values, resolved from a [`TuneSpec`] and
+/// saved in the checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneConfig {
+    /// Layout version ([`FORMAT_VERSION`]).
+    pub format: u32,
+    /// Where the base set came from (`defaults` or a file), for information.
+    pub base_source: String,
+    /// The base set: every parameter's value.
+    pub base: BTreeMap<String, i32>,
+    /// The tuned parameters (in declaration order), schedule and seed.
+    pub spsa: Spsa,
+    /// Game pairs in the whole tune.
+    pub pairs: u64,
+    /// Pairs per iteration.
+    pub pairs_per_iteration: u64,
+    /// Board, rule, move cap.
+    pub game: GameSettings,
+    /// Limits of both engines.
+    pub limits: PlayerLimits,
+    /// Where the openings came from, for information.
+    pub openings_source: String,
+    /// The openings.
+    pub openings: Vec<Opening>,
+    /// The verification match.
+    pub verify: VerifyConfig,
+}
+
+impl TuneSpec {
+    /// Parses the TOML text of a spec; `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<TuneSpec> {
+        toml::from_str(text).map_err(|e| TuneError::SpecSyntax {
+            path: path.to_path_buf(),
+            message: e.to_string().trim_end().to_string(),
+        })
+    }
+
+    /// Reads and parses a spec file.
+    pub fn load(path: &Path) -> Result<TuneSpec> {
+        let text = std::fs::read_to_string(path).map_err(|e| TuneError::io(path, e))?;
+        Self::parse(&text, path)
+    }
+
+    /// Checks the spec and resolves it: loads the base set and the openings (paths relative to
+    /// `spec_dir`), applies the defaults and builds the SPSA set-up.
+    pub fn resolve(&self, spec_dir: &Path) -> Result<TuneConfig> {
+        let (base, base_source) = match &self.base {
+            Some(p) => {
+                let path = spec_dir.join(p);
+                let params = Params::load(&path).map_err(|error| TuneError::ParamFile {
+                    path: path.clone(),
+                    error,
+                })?;
+                (params, path.display().to_string())
+            }
+            None => (Params::default(), "defaults".to_string()),
+        };
+        let spsa_params = tuned_params(&self.params, &base)?;
+        if self.pairs == 0 || self.pairs > MAX_PAIRS {
+            return Err(TuneError::spec(
+                "pairs",
+                format!("must be 1..={MAX_PAIRS}, got {}", self.pairs),
+            ));
+        }
+        let ppi = self
+            .pairs_per_iteration
+            .unwrap_or(DEFAULT_PAIRS_PER_ITERATION.min(self.pairs));
+        if ppi == 0 || ppi > self.pairs {
+            return Err(TuneError::spec(
+                "pairs_per_iteration",
+                format!("must be 1..=pairs ({}), got {ppi}", self.pairs),
+            ));
+        }
+        if self.concurrency == Some(0) {
+            return Err(TuneError::spec("concurrency", "must be at least 1"));
+        }
+        let iterations = self.pairs.div_ceil(ppi);
+        let spsa = Spsa::new(spsa_params, iterations, self.seed)?;
+
+        let limits = self.limits.resolve()?;
+        let source = match Source::parse(&self.openings, self.openings_format, self.symmetries)? {
+            Source::File {
+                path,
+                format,
+                symmetries,
+            } => Source::File {
+                path: spec_dir.join(path),
+                format,
+                symmetries,
+            },
+            s => s,
+        };
+        let (openings, openings_source, _) = source.load(self.size, self.rule, self.seed)?;
+        let verify = self.verify.resolve(self.seed, openings.len() as u64)?;
+        let config = TuneConfig {
+            format: FORMAT_VERSION,
+            base_source,
+            base: Params::SPECS
+                .iter()
+                .map(|s| (s.name.to_string(), base.get(s.name).unwrap_or(s.default)))
+                .collect(),
+            spsa,
+            pairs: self.pairs,
+            pairs_per_iteration: ppi,
+            game: GameSettings {
+                size: self.size,
+                rule: self.rule,
+                max_moves: self.max_moves,
+                time_margin_ms: self.time_margin_ms,
+            },
+            limits,
+            openings_source,
+            openings,
+            verify,
+        };
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+impl LimitsSpec {
+    /// The limits of both engines: nodes 1000 when no limit is given, one thread, 16 MB.
+    pub fn resolve(&self) -> Result<PlayerLimits> {
+        let mut l = PlayerLimits {
+            nodes: self.nodes,
+            depth: self.depth,
+            move_ms: self.move_ms,
+            threads: self.threads.unwrap_or(1),
+            hash_mb: self.hash_mb.unwrap_or(DEFAULT_HASH_MB),
+            ..PlayerLimits::default()
+        };
+        if let Some(tc) = &self.tc {
+            let (g, i) = parse_tc(tc).map_err(|m| TuneError::spec("limits.tc", m))?;
+            l.game_ms = Some(g);
+            l.inc_ms = i;
+        }
+        if !l.is_bounded() {
+            l.nodes = Some(DEFAULT_NODES);
+        }
+        for (key, bad) in [
+            ("limits.nodes", l.nodes == Some(0)),
+            ("limits.depth", matches!(l.depth, Some(d) if d < 1)),
+            ("limits.move_ms", l.move_ms == Some(0)),
+            ("limits.threads", l.threads == 0),
+        ] {
+            if bad {
+                return Err(TuneError::spec(key, "must be positive"));
+            }
+        }
+        if l.hash_mb == 0 || l.hash_mb > wuzi_arena::player::MAX_HASH_MB {
+            return Err(TuneError::spec(
+                "limits.hash_mb",
+                format!(
+                    "must be 1..={}, got {}",
+                    wuzi_arena::player::MAX_HASH_MB,
+                    l.hash_mb
+                ),
+            ));
+        }
+        Ok(l)
+    }
+}
+
+impl VerifySpec {
+    /// The verification settings: `openings` pairs and the tune's seed by default.
+    pub fn resolve(&self, tune_seed: u64, openings: u64) -> Result<VerifyConfig> {
+        let pairs = self.pairs.unwrap_or(openings);
+        if pairs == 0 || pairs > MAX_PAIRS {
+            return Err(TuneError::spec(
+                "verify.pairs",
+                format!("must be 1..={MAX_PAIRS}, got {pairs}"),
+            ));
+        }
+        let sprt = self
+            .sprt
+            .as_deref()
+            .map(|s| SprtParams::parse(s, self.sprt_model.unwrap_or_default()))
+            .transpose()
+            .map_err(|e| TuneError::spec("verify.sprt", e.to_string()))?;
+        Ok(VerifyConfig {
+            pairs,
+            sprt,
+            seed: self.seed.unwrap_or(tune_seed),
+        })
+    }
+}
+
+/// A number as TOML would show it: `20` rather than `20.0` for whole numbers.
+fn num(v: f64) -> String {
+    format!("{v}")
+}
+
+/// The SPSA parameters of the spec's `[params.*]` tables, in the engine's declaration order,
+/// checked against the declared ranges.
+fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result<Vec<SpsaParam>> {
+    if entries.is_empty() {
+        return Err(TuneError::spec(
+            "params",
+            "no parameter to tune: add a [params.NAME] table (see `wuzi-tune params`)",
+        ));
+    }
+    for name in entries.keys() {
+        if Params::spec(name).is_none() {
+            let known: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
+            return Err(TuneError::spec(
+                format!("params.{name}"),
+                format!(
+                    "unknown parameter '{name}'; the engine's parameters are {}",
+                    known.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for spec in Params::SPECS {
+        let Some(e) = entries.get(spec.name) else {
+            continue;
+        };
+        let name = spec.name;
+        let (dmin, dmax) = (f64::from(spec.min), f64::from(spec.max));
+        let key = |k: &str| format!("params.{name}.{k}");
+        let declared = |k: &str, v: f64| -> Result<f64> {
+            if !v.is_finite() || v < dmin || v > dmax {
+                return Err(TuneError::spec(
+                    key(k),
+                    format!(
+                        "{} is outside the declared range of '{name}', {}..={}",
+                        num(v),
+                        spec.min,
+                        spec.max
+                    ),
+                ));
+            }
+            Ok(v)
+        };
+        let min = declared("min", e.min.unwrap_or(dmin))?;
+        let max = declared("max", e.max.unwrap_or(dmax))?;
+        if min.ceil() >= max.floor() {
+            return Err(TuneError::spec(
+                format!("params.{name}"),
+                format!(
+                    "min ({}) must be below max ({}) with at least two integers between them",
+                    num(min),
+                    num(max)
+                ),
+            ));
+        }
+        let base_value = f64::from(base.get(name).unwrap_or(spec.default));
+        let start = e.start.unwrap_or(base_value);
+        if !start.is_finite() || start < min || start > max {
+            let what = if e.start.is_some() {
+                num(start)
+            } else {
+                format!("the base value {} (no start given)", num(base_value))
+            };
+            return Err(TuneError::spec(
+                key("start"),
+                format!(
+                    "{what} is outside the tuned range [{}, {}] (declared {}..={})",
+                    num(min),
+                    num(max),
+                    spec.min,
+                    spec.max
+                ),
+            ));
+        }
+        let c_end = e.c_end.unwrap_or((max - min) / 20.0);
+        if !c_end.is_finite() || c_end <= 0.0 || c_end > max - min {
+            return Err(TuneError::spec(
+                key("c_end"),
+                format!(
+                    "{} must be positive and at most max - min = {}",
+                    num(c_end),
+                    num(max - min)
+                ),
+            ));
+        }
+        let r_end = e.r_end.unwrap_or(DEFAULT_R_END);
+        if !r_end.is_finite() || r_end <= 0.0 {
+            return Err(TuneError::spec(
+                key("r_end"),
+                format!("{} must be positive", num(r_end)),
+            ));
+        }
+        let p = SpsaParam {
+            name: name.to_string(),
+            start,
+            min,
+            max,
+            c_end,
+            r_end,
+            integer: true,
+        };
+        p.validate()?;
+        out.push(p);
+    }
+    Ok(out)
+}
+
+impl TuneConfig {
+    /// Checks the settings the way the arena will: builds the verification match and
+    /// validates it (board size, limits, openings, move cap).
+    pub fn validate(&self) -> Result<()> {
+        // A configuration read back from a checkpoint may have been edited: check everything
+        // the tune relies on, so that a bad file is an error and never a panic.
+        if self.format != FORMAT_VERSION {
+            return Err(TuneError::State(format!(
+                "tune format {} is not supported (expected {FORMAT_VERSION})",
+                self.format
+            )));
+        }
+        if self.pairs == 0
+            || self.pairs > MAX_PAIRS
+            || self.pairs_per_iteration == 0
+            || self.pairs_per_iteration > self.pairs
+            || self.iterations() != self.pairs.div_ceil(self.pairs_per_iteration)
+        {
+            return Err(TuneError::State(format!(
+                "inconsistent budget: {} pairs, {} per iteration, {} iterations",
+                self.pairs,
+                self.pairs_per_iteration,
+                self.iterations()
+            )));
+        }
+        let rebuilt = Spsa::new(self.spsa.params.clone(), self.iterations(), self.spsa.seed)?;
+        if rebuilt != self.spsa {
+            return Err(TuneError::State(
+                "the SPSA schedule does not match the planned iterations".into(),
+            ));
+        }
+        for p in &self.spsa.params {
+            let spec = Params::spec(&p.name).ok_or_else(|| {
+                TuneError::spec(
+                    format!("params.{}", p.name),
+                    format!("unknown parameter '{}'", p.name),
+                )
+            })?;
+            if !p.integer || p.min < f64::from(spec.min) || p.max > f64::from(spec.max) {
+                return Err(TuneError::spec(
+                    format!("params.{}", p.name),
+                    format!(
+                        "range [{}, {}] is outside the declared range {}..={}",
+                        num(p.min),
+                        num(p.max),
+                        spec.min,
+                        spec.max
+                    ),
+                ));
+            }
+        }
+        let start = self.start_params()?;
+        let run = crate::verify::verify_config(self, &start, &start)?;
+        run.validate()?;
+        Ok(())
+    }
+
+    /// The base parameter set.
+    pub fn base_params(&self) -> Result<Params> {
+        let mut p = Params::default();
+        for (name, v) in &self.base {
+            p.set(name, i64::from(*v))?;
+        }
+        Ok(p)
+    }
+
+    /// Planned iterations `N`.
+    pub fn iterations(&self) -> u64 {
+        self.spsa.schedule.iterations
+    }
+
+    /// Game pairs of iteration `k` (1-based): `pairs_per_iteration`, fewer in the last one when
+    /// `pairs` is not a multiple.
+    pub fn pairs_in_iteration(&self, k: u64) -> u64 {
+        let before = (k.saturating_sub(1)).saturating_mul(self.pairs_per_iteration);
+        self.pairs
+            .saturating_sub(before)
+            .min(self.pairs_per_iteration)
+    }
+
+    /// Index of the first pair of iteration `k` among all the tune's pairs.
+    pub fn first_pair(&self, k: u64) -> u64 {
+        k.saturating_sub(1).saturating_mul(self.pairs_per_iteration)
+    }
+
+    /// The base set with the tuned parameters at `values` (one per tuned parameter), each
+    /// rounded to the nearest integer and kept within its tuned range.
+    pub fn params_at(&self, values: &[f64]) -> Result<Params> {
+        let mut p = self.base_params()?;
+        for (param, &v) in self.spsa.params.iter().zip(values) {
+            let (lo, hi) = (param.min.ceil(), param.max.floor());
+            let v = if v.is_finite() {
+                v.round()
+            } else {
+                param.start
+            };
+            p.set(&param.name, v.clamp(lo, hi) as i64)?;
+        }
+        Ok(p)
+    }
+
+    /// The starting set: the base with every tuned parameter at its start.
+    pub fn start_params(&self) -> Result<Params> {
+        self.params_at(&self.spsa.start_theta())
+    }
+
+    /// The player spec of an engine with `params` under the tune's limits.
+    pub fn player(&self, name: &str, params: &Params) -> PlayerSpec {
+        PlayerSpec::engine(name, params, self.limits.clone())
+    }
+
+    /// The first difference between two configurations that makes a tune's games differ,
+    /// ignoring descriptions and the verification settings; `None` when they play the same
+    /// tune.
+    pub fn difference(&self, other: &TuneConfig) -> Option<&'static str> {
+        if self.format != other.format {
+            Some("format")
+        } else if self.base != other.base {
+            Some("base parameters")
+        } else if self.spsa != other.spsa {
+            Some("tuned parameters, schedule or seed")
+        } else if self.pairs != other.pairs || self.pairs_per_iteration != other.pairs_per_iteration
+        {
+            Some("pairs")
+        } else if self.game != other.game {
+            Some("rule, size or move cap")
+        } else if self.limits != other.limits {
+            Some("limits")
+        } else if self.openings != other.openings {
+            Some("openings")
+        } else {
+            None
+        }
+    }
+
+    /// One line: tuned parameters, rule, openings, limits, budget, seed.
+    pub fn describe(&self) -> String {
+        let names: Vec<&str> = self.spsa.params.iter().map(|p| p.name.as_str()).collect();
+        format!(
+            "{} | {} {}x{} | {} openings | {} | {} pairs in {} iterations of {} | seed {}",
+            names.join(", "),
+            self.game.rule,
+            self.game.size,
+            self.game.size,
+            self.openings.len(),
+            self.limits.describe(),
+            self.pairs,
+            self.iterations(),
+            self.pairs_per_iteration,
+            self.spsa.seed
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve(text: &str) -> Result<TuneConfig> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params");
+        TuneSpec::parse(text, Path::new("test.toml"))?.resolve(&dir)
+    }
+
+    fn err(text: &str) -> (String, String) {
+        match resolve(text) {
+            Err(TuneError::Spec { key, message }) => (key, message),
+            Err(e) => (String::new(), e.to_string()),
+            Ok(_) => panic!("accepted: {text}"),
+        }
+    }
+
+    #[test]
+    fn defaults_and_declaration_order() {
+        let c = resolve("pairs = 20\n[params.w_open_three]\n[params.defence]\nstart = 70\n")
+            .expect("valid");
+        let names: Vec<&str> = c.spsa.params.iter().map(|p| p.name.as_str()).collect();
+        // Declaration order, whatever the order in the file.
+        assert_eq!(names, ["w_open_three", "defence"]);
+        let d = &c.spsa.params[1];
+        assert_eq!((d.start, d.min, d.max), (70.0, 20.0, 200.0));
+        assert_eq!(d.c_end, 9.0);
+        assert_eq!(d.r_end, DEFAULT_R_END);
+        assert_eq!(c.spsa.params[0].start, 110.0);
+        assert_eq!(c.limits.nodes, Some(DEFAULT_NODES));
+        assert_eq!(c.limits.threads, 1);
+        assert_eq!(c.pairs_per_iteration, DEFAULT_PAIRS_PER_ITERATION);
+        assert_eq!(c.iterations(), 3);
+        assert_eq!(
+            (1..=4).map(|k| c.pairs_in_iteration(k)).collect::<Vec<_>>(),
+            [8, 8, 4, 0]
+        );
+        assert_eq!(c.first_pair(3), 16);
+        assert_eq!(c.verify.pairs, 184);
+        assert_eq!(c.game.rule, Rule::Renju);
+        let start = c.start_params().expect("valid");
+        assert_eq!((start.defence, start.w_open_three), (70, 110));
+        // Rounded to the nearest integer and kept in range.
+        let p = c.params_at(&[4.4, 86.5]).expect("valid");
+        assert_eq!((p.w_open_three, p.defence), (5, 87));
+    }
+
+    #[test]
+    fn base_file_and_options() {
+        let c = resolve(
+            "base = \"detuned.toml\"\npairs = 10\npairs_per_iteration = 5\nseed = 9\n\
+             rule = \"freestyle\"\nsize = 13\nopenings = \"random:12:2\"\n\
+             [limits]\ndepth = 3\nhash_mb = 2\n[params.defence]\nmin = 30\nmax = 60\nc_end = 2\n\
+             r_end = 0.01\n[verify]\npairs = 7\nsprt = \"0,10\"\nseed = 3\n",
+        )
+        .expect("valid");
+        assert_eq!(c.base.get("defence"), Some(&45));
+        assert_eq!(c.base.get("w_open_three"), Some(&40));
+        let d = &c.spsa.params[0];
+        assert_eq!(
+            (d.start, d.min, d.max, d.c_end, d.r_end),
+            (45.0, 30.0, 60.0, 2.0, 0.01)
+        );
+        assert_eq!(
+            (c.limits.depth, c.limits.nodes, c.limits.hash_mb),
+            (Some(3), None, 2)
+        );
+        assert_eq!((c.game.size, c.game.rule), (13, Rule::Freestyle));
+        assert_eq!(c.openings.len(), 12);
+        assert_eq!(c.verify.pairs, 7);
+        assert_eq!(c.verify.seed, 3);
+        assert_eq!(c.verify.sprt.map(|s| (s.elo0, s.elo1)), Some((0.0, 10.0)));
+        assert_eq!(c.spsa.seed, 9);
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_allowed_range() {
+        let (k, m) = err("pairs = 10\n[params.defense]\n");
+        assert_eq!(k, "params.defense");
+        assert!(
+            m.contains("unknown parameter 'defense'") && m.contains("defence"),
+            "{m}"
+        );
+        let (k, m) = err("pairs = 10\n[params.defence]\nmin = 10\n");
+        assert_eq!(k, "params.defence.min");
+        assert!(m.contains("10") && m.contains("20..=200"), "{m}");
+        let (k, m) = err("pairs = 10\n[params.defence]\nmax = 250\n");
+        assert_eq!(k, "params.defence.max");
+        assert!(m.contains("20..=200"), "{m}");
+        let (k, m) = err("pairs = 10\n[params.defence]\nstart = 300\n");
+        assert_eq!(k, "params.defence.start");
+        assert!(m.contains("300") && m.contains("[20, 200]"), "{m}");
+        let (k, m) = err("pairs = 10\n[params.defence]\nmin = 100\nmax = 150\n");
+        assert_eq!(k, "params.defence.start");
+        assert!(m.contains("base value 90"), "{m}");
+        let (k, _) = err("pairs = 10\n[params.defence]\nmin = 100\nmax = 100\n");
+        assert_eq!(k, "params.defence");
+        let (k, _) = err("pairs = 10\n[params.defence]\nc_end = 0\n");
+        assert_eq!(k, "params.defence.c_end");
+        let (k, _) = err("pairs = 10\n[params.defence]\nr_end = -1\n");
+        assert_eq!(k, "params.defence.r_end");
+        let (k, _) = err("pairs = 10\n[params.ext_four]\nmin = 0.5\n");
+        assert_eq!(k, "params.ext_four");
+        let (k, _) = err("pairs = 10\n");
+        assert_eq!(k, "params");
+        let (k, _) = err("pairs = 0\n[params.defence]\n");
+        assert_eq!(k, "pairs");
+        let (k, _) = err("pairs = 4\npairs_per_iteration = 5\n[params.defence]\n");
+        assert_eq!(k, "pairs_per_iteration");
+        let (k, _) = err("pairs = 4\n[limits]\nnodes = 0\n[params.defence]\n");
+        assert_eq!(k, "limits.nodes");
+        let (k, _) = err("pairs = 4\n[limits]\ntc = \"x\"\n[params.defence]\n");
+        assert_eq!(k, "limits.tc");
+        let (k, _) = err("pairs = 4\n[verify]\nsprt = \"10,0\"\n[params.defence]\n");
+        assert_eq!(k, "verify.sprt");
+        // Unknown fields, anywhere, and wrong types are syntax errors naming the field.
+        for (text, word) in [
+            ("pairs = 4\nparis = 3\n[params.defence]\n", "paris"),
+            ("pairs = 4\n[params.defence]\nstrat = 3\n", "strat"),
+            ("pairs = 4\n[limits]\nnode = 3\n[params.defence]\n", "node"),
+            ("pairs = 4\n[verify]\npair = 3\n[params.defence]\n", "pair"),
+            ("pairs = \"many\"\n[params.defence]\n", "pairs"),
+            ("pairs = 4\nrule = \"go\"\n[params.defence]\n", "go"),
+        ] {
+            let (k, m) = err(text);
+            assert_eq!(k, "", "{text}");
+            assert!(m.contains(word) && m.contains("test.toml"), "{text}: {m}");
+        }
+        // A missing base file and a bad openings file name their path.
+        let (_, m) = err("base = \"nonexistent.toml\"\npairs = 4\n[params.defence]\n");
+        assert!(m.contains("nonexistent.toml"), "{m}");
+        let (_, m) = err("openings = \"nonexistent.txt\"\npairs = 4\n[params.defence]\n");
+        assert!(m.contains("nonexistent.txt"), "{m}");
+        let (_, m) = err("size = 30\npairs = 4\n[params.defence]\n");
+        assert!(m.contains("30"), "{m}");
+    }
+
+    #[test]
+    fn difference_ignores_descriptions_and_verification() {
+        let a = resolve("pairs = 16\n[params.defence]\n").expect("valid");
+        let mut b = a.clone();
+        b.base_source = "elsewhere".into();
+        b.openings_source = "elsewhere".into();
+        b.verify.pairs = 3;
+        assert_eq!(a.difference(&b), None);
+        b.spsa.seed = 2;
+        assert!(a.difference(&b).is_some());
+        let mut c = a.clone();
+        c.limits.nodes = Some(7);
+        assert_eq!(a.difference(&c), Some("limits"));
+    }
+}

@@ -1,0 +1,96 @@
+//! Verification: a match of the tuned set against the starting set, played by the arena's
+//! runner ([`wuzi_arena::run`]), so it gets the arena's records (`games.jsonl`), resume,
+//! summary (`summary.json`) and statistics (pentanomial Elo interval, SPRT).
+
+use std::path::{Path, PathBuf};
+
+use wuzi_arena::config::RunConfig;
+use wuzi_arena::run::{run, Progress, RunOptions, RunOutcome};
+use wuzi_arena::stats::Estimate;
+use wuzi_engine::Params;
+
+use crate::error::{Result, TuneError};
+use crate::spec::TuneConfig;
+use crate::tune::{Checkpoint, STATE_FILE, TUNED_FILE};
+
+/// Name of the tuned player in the verification match (its first player).
+pub const TUNED: &str = "tuned";
+/// Name of the starting player.
+pub const START: &str = "start";
+/// Default directory of the verification match inside a tune directory.
+pub const VERIFY_DIR: &str = "verify";
+
+/// The verification match: `tuned` (first) against `start`, with the tune's board, rule,
+/// openings and limits and the verification's pairs, seed and SPRT.
+pub fn verify_config(config: &TuneConfig, tuned: &Params, start: &Params) -> Result<RunConfig> {
+    let mut run = RunConfig::new_match(
+        config.game.clone(),
+        [config.player(TUNED, tuned), config.player(START, start)],
+        config.openings.clone(),
+    );
+    run.openings_source = config.openings_source.clone();
+    run.pairs = config.verify.pairs;
+    run.seed = config.verify.seed;
+    run.sprt = config.verify.sprt;
+    Ok(run)
+}
+
+/// The result of a verification match.
+#[derive(Clone, Debug)]
+pub struct VerifyOutcome {
+    /// The arena's outcome (summary with timing).
+    pub run: RunOutcome,
+    /// Logistic Elo of tuned against start with its 95% interval.
+    pub elo: Option<Estimate>,
+    /// The match's directory, when it was recorded.
+    pub dir: Option<PathBuf>,
+}
+
+/// Plays (or continues) the verification match of `tuned` against `start`. With `out`, the
+/// arena's files go there and a match already recorded with the same settings is continued.
+pub fn verify(
+    config: &TuneConfig,
+    tuned: &Params,
+    start: &Params,
+    concurrency: usize,
+    out: Option<&Path>,
+    observer: &mut dyn FnMut(&Progress<'_>),
+) -> Result<VerifyOutcome> {
+    let run_config = verify_config(config, tuned, start)?;
+    let opts = RunOptions {
+        concurrency: concurrency.max(1),
+        out: out.map(Path::to_path_buf),
+        resume: true,
+    };
+    let outcome = run(&run_config, &opts, observer)?;
+    let elo = outcome.summary.matchups.first().and_then(|m| m.elo);
+    Ok(VerifyOutcome {
+        run: outcome,
+        elo,
+        dir: out.map(Path::to_path_buf),
+    })
+}
+
+/// The configuration, starting set and tuned set of the tune in `dir` (from its checkpoint
+/// and `tuned.toml`).
+pub fn load_tune(dir: &Path) -> Result<(TuneConfig, Params, Params)> {
+    let state = dir.join(STATE_FILE);
+    if !state.exists() {
+        return Err(TuneError::State(format!(
+            "{} holds no tune ({STATE_FILE} is missing)",
+            dir.display()
+        )));
+    }
+    let cp = Checkpoint::load(&state)?;
+    let start = cp.config.start_params()?;
+    let tuned_path = dir.join(TUNED_FILE);
+    let tuned = if tuned_path.exists() {
+        Params::load(&tuned_path).map_err(|error| TuneError::ParamFile {
+            path: tuned_path,
+            error,
+        })?
+    } else {
+        cp.config.params_at(&cp.theta)?
+    };
+    Ok((cp.config, start, tuned))
+}
