@@ -1,0 +1,465 @@
+//! `wuzi-tune`: SPSA tuning of engine parameters (fishtest / OpenBench style) with
+//! checkpoints, resume, CSV history, charts and a verification match played by the arena.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use wuzi_arena::run::{default_concurrency, Progress};
+use wuzi_arena::stats::{EloModel, SprtParams};
+use wuzi_arena::summary::{fmt_estimate, render};
+use wuzi_engine::Params;
+use wuzi_tuner::spec::{TuneConfig, TuneSpec};
+use wuzi_tuner::tune::{tune, Checkpoint, TuneOptions, TuneOutcome, TuneProgress, STATE_FILE};
+use wuzi_tuner::verify::{load_tune, verify, VERIFY_DIR};
+
+#[derive(Parser)]
+#[command(
+    name = "wuzi-tune",
+    version,
+    about = "SPSA tuning of wuzi engine parameters, with checkpoints, resume, charts and verification",
+    after_help = "A spec is a TOML file: base parameter file, [params.NAME] tables (start, min, max, \
+c_end, r_end), pairs, pairs_per_iteration, [limits], openings, rule, size, seed, out, [verify]. \
+See `wuzi-tune tune --help` and suites/params/tune-example.toml.\n\nExit status: 0 when the command \
+completes, 2 on any error (bad spec, unreadable files)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Tune the parameters of a spec, then verify the result against the start.
+    Tune {
+        /// The tune specification (TOML).
+        #[arg(long)]
+        spec: PathBuf,
+        /// Output directory (default: the spec's `out`, else `tunes/<spec name>`).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Continue the tune checkpointed in the output directory.
+        #[arg(long)]
+        resume: bool,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Continue the tune in DIR from its checkpoint (no spec needed).
+    Resume {
+        /// The tune directory.
+        dir: PathBuf,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Play the tuned set of a tune directory against its start with the arena.
+    Verify {
+        /// The tune directory.
+        dir: PathBuf,
+        /// Game pairs (default: the spec's [verify] pairs); with --sprt, the most pairs.
+        #[arg(long)]
+        pairs: Option<u64>,
+        /// SPRT `elo0,elo1[,alpha,beta]`: stop when it decides.
+        #[arg(long)]
+        sprt: Option<String>,
+        /// Elo model of the SPRT bounds: logistic or normalized.
+        #[arg(long, default_value = "logistic", value_parser = parse_model)]
+        sprt_model: EloModel,
+        /// Match seed (default: the spec's).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Games played at once (default: all cores).
+        #[arg(long)]
+        concurrency: Option<usize>,
+        /// Directory of the match's records (default: DIR/verify, or DIR/verify-<pairs>-<seed>
+        /// when the options differ from the spec's).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Check a spec and print the resolved set-up and schedule without playing.
+    Check {
+        /// The tune specification (TOML).
+        #[arg(long)]
+        spec: PathBuf,
+    },
+    /// List the engine's parameters with their defaults and declared ranges.
+    Params,
+}
+
+/// Options of a tuning session (they do not change the results).
+#[derive(clap::Args, Clone)]
+struct RunArgs {
+    /// Game pairs played at once (default: the spec's, else all cores).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Stop after this iteration of the tune (a checkpoint stays; resume later).
+    #[arg(long)]
+    max_iterations: Option<u64>,
+    /// Do not play the verification match at the end.
+    #[arg(long)]
+    no_verify: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn parse_model(s: &str) -> std::result::Result<EloModel, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "logistic" => Ok(EloModel::Logistic),
+        "normalized" | "normalised" => Ok(EloModel::Normalized),
+        _ => Err(format!("unknown Elo model '{s}' (logistic or normalized)")),
+    }
+}
+
+fn bar(quiet: bool, template: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(0),
+        if quiet || !std::io::stderr().is_terminal() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(template)
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// `defence 45.3 w_open_three 61.2`.
+fn values(config: &TuneConfig, theta: &[f64]) -> String {
+    config
+        .spsa
+        .params
+        .iter()
+        .zip(theta)
+        .map(|(p, v)| format!("{} {v:.1}", p.name))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn tune_message(p: &TuneProgress<'_>) -> String {
+    let mut msg = format!(
+        "it {}/{} | {}",
+        p.iteration,
+        p.config.iterations(),
+        values(p.config, p.theta)
+    );
+    if let Some(s) = p.totals.score() {
+        msg.push_str(&format!(" | engine+ {s:.3}"));
+    }
+    msg
+}
+
+fn run_tune(
+    config: &TuneConfig,
+    dir: &Path,
+    resume: bool,
+    concurrency: usize,
+    args: &RunArgs,
+) -> Result<()> {
+    if !args.quiet {
+        eprintln!("tune | {}", config.describe());
+        eprintln!(
+            "{} worker(s) | output in {}{}",
+            concurrency,
+            dir.display(),
+            if config.limits.is_deterministic() {
+                ""
+            } else {
+                " | WARNING: time limits or threads make games irreproducible (resume and \
+                 concurrency change the results)"
+            }
+        );
+    }
+    let pb = bar(
+        args.quiet,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, eta {eta} | {msg}",
+    );
+    let opts = TuneOptions {
+        concurrency,
+        out: Some(dir.to_path_buf()),
+        resume,
+        max_iterations: args.max_iterations,
+    };
+    let mut observer = |p: &TuneProgress<'_>| {
+        pb.set_length(p.games_total);
+        pb.set_position(p.games_done);
+        pb.set_message(tune_message(p));
+    };
+    let outcome = tune(config, &opts, &mut observer)?;
+    pb.finish_and_clear();
+    report_tune(config, &outcome, dir);
+    let charts = wuzi_tuner::chart::write_tune_charts(dir, config, &outcome.history)?;
+    for c in &charts {
+        eprintln!("chart: {}", c.display());
+    }
+    if !outcome.completed {
+        eprintln!(
+            "stopped after iteration {} of {}; continue with `wuzi-tune resume {}`",
+            outcome.iterations_done,
+            config.iterations(),
+            dir.display()
+        );
+        return Ok(());
+    }
+    if args.no_verify {
+        return Ok(());
+    }
+    run_verify(
+        config,
+        &outcome.tuned,
+        &outcome.start,
+        concurrency,
+        &dir.join(VERIFY_DIR),
+        args.quiet,
+    )
+}
+
+fn report_tune(config: &TuneConfig, o: &TuneOutcome, dir: &Path) {
+    println!(
+        "{} of {} iterations ({} games this session in {:.1} s; engine+ {}-{}-{} overall)",
+        o.iterations_done,
+        config.iterations(),
+        o.games_played,
+        o.elapsed.as_secs_f64(),
+        o.totals.wins,
+        o.totals.draws,
+        o.totals.losses
+    );
+    println!(
+        "{:<20} {:>10} {:>12} {:>8} {:>10} {:>10}",
+        "parameter", "start", "theta", "tuned", "min", "max"
+    );
+    for (i, p) in config.spsa.params.iter().enumerate() {
+        println!(
+            "{:<20} {:>10} {:>12.3} {:>8} {:>10} {:>10}",
+            p.name,
+            p.start,
+            o.theta[i],
+            o.tuned.get(&p.name).unwrap_or_default(),
+            p.min,
+            p.max
+        );
+    }
+    println!(
+        "tuned parameters: {}",
+        dir.join(wuzi_tuner::tune::TUNED_FILE).display()
+    );
+    println!(
+        "history: {}",
+        dir.join(wuzi_tuner::tune::HISTORY_FILE).display()
+    );
+}
+
+fn run_verify(
+    config: &TuneConfig,
+    tuned: &Params,
+    start: &Params,
+    concurrency: usize,
+    out: &Path,
+    quiet: bool,
+) -> Result<()> {
+    if !quiet {
+        eprintln!(
+            "verify | tuned vs start | {} pairs{} | records in {}",
+            config.verify.pairs,
+            config
+                .verify
+                .sprt
+                .map(|s| format!(" | SPRT [{}, {}] {}", s.elo0, s.elo1, s.model))
+                .unwrap_or_default(),
+            out.display()
+        );
+    }
+    let pb = bar(
+        quiet,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, eta {eta} | {msg}",
+    );
+    let mut observer = |p: &Progress<'_>| {
+        pb.set_length(p.total);
+        pb.set_position(p.done);
+        if let [t] = p.tallies {
+            pb.set_message(format!("Elo {}", fmt_estimate(t.penta.elo_estimate())));
+        }
+    };
+    let outcome = verify(config, tuned, start, concurrency, Some(out), &mut observer)?;
+    pb.finish_and_clear();
+    print!("{}", render(&outcome.run.summary));
+    println!(
+        "verification: tuned vs start Elo {}",
+        fmt_estimate(outcome.elo)
+    );
+    for c in wuzi_tuner::chart::write_verify_charts(out)? {
+        eprintln!("chart: {}", c.display());
+    }
+    Ok(())
+}
+
+fn default_out(spec: &TuneSpec, path: &Path) -> PathBuf {
+    spec.out.clone().unwrap_or_else(|| {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "tune".into());
+        Path::new("tunes").join(stem)
+    })
+}
+
+fn spec_dir(path: &Path) -> PathBuf {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+fn main_inner() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Tune {
+            spec,
+            out,
+            resume,
+            run,
+        } => {
+            let parsed = TuneSpec::load(&spec)?;
+            let config = parsed.resolve(&spec_dir(&spec))?;
+            let dir = out.unwrap_or_else(|| default_out(&parsed, &spec));
+            let concurrency = run
+                .concurrency
+                .or(parsed.concurrency)
+                .unwrap_or_else(default_concurrency);
+            if concurrency == 0 {
+                bail!("--concurrency must be at least 1");
+            }
+            run_tune(&config, &dir, resume, concurrency, &run)
+        }
+        Command::Resume { dir, run } => {
+            let cp = Checkpoint::load(&dir.join(STATE_FILE))?;
+            let concurrency = run.concurrency.unwrap_or_else(default_concurrency);
+            if concurrency == 0 {
+                bail!("--concurrency must be at least 1");
+            }
+            run_tune(&cp.config, &dir, true, concurrency, &run)
+        }
+        Command::Verify {
+            dir,
+            pairs,
+            sprt,
+            sprt_model,
+            seed,
+            concurrency,
+            out,
+            quiet,
+        } => {
+            let (mut config, start, tuned) = load_tune(&dir)?;
+            let spec_verify = config.verify.clone();
+            if let Some(p) = pairs {
+                if p == 0 {
+                    bail!("--pairs must be at least 1");
+                }
+                config.verify.pairs = p;
+            }
+            if let Some(s) = sprt {
+                config.verify.sprt = Some(SprtParams::parse(&s, sprt_model)?);
+            }
+            if let Some(s) = seed {
+                config.verify.seed = s;
+            }
+            let out = out.unwrap_or_else(|| {
+                if config.verify == spec_verify {
+                    dir.join(VERIFY_DIR)
+                } else {
+                    dir.join(format!(
+                        "verify-{}-{}{}",
+                        config.verify.pairs,
+                        config.verify.seed,
+                        config
+                            .verify
+                            .sprt
+                            .map(|s| format!("-sprt{}_{}", s.elo0, s.elo1))
+                            .unwrap_or_default()
+                    ))
+                }
+            });
+            let concurrency = concurrency.unwrap_or_else(default_concurrency);
+            if concurrency == 0 {
+                bail!("--concurrency must be at least 1");
+            }
+            run_verify(&config, &tuned, &start, concurrency, &out, quiet)
+        }
+        Command::Check { spec } => {
+            let parsed = TuneSpec::load(&spec)?;
+            let config = parsed.resolve(&spec_dir(&spec))?;
+            println!("{}", config.describe());
+            println!("base: {}", config.base_source);
+            println!("openings: {}", config.openings_source);
+            println!(
+                "{:<20} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>10}",
+                "parameter", "start", "min", "max", "c_end", "r_end", "c_1", "a_1", "max step"
+            );
+            let s = &config.spsa.schedule;
+            for p in &config.spsa.params {
+                // The largest first-iteration move: a_1 * 2 * pairs_per_iteration / c_1.
+                let step = s.a_k(p, 1) * 2.0 * config.pairs_per_iteration as f64 / s.c_k(p, 1);
+                println!(
+                    "{:<20} {:>8} {:>8} {:>8} {:>8.3} {:>8} {:>9.3} {:>9.4} {:>10.3}",
+                    p.name,
+                    p.start,
+                    p.min,
+                    p.max,
+                    p.c_end,
+                    p.r_end,
+                    s.c_k(p, 1),
+                    s.a_k(p, 1),
+                    step
+                );
+            }
+            println!(
+                "verify: {} pairs, seed {}{}",
+                config.verify.pairs,
+                config.verify.seed,
+                config
+                    .verify
+                    .sprt
+                    .map(|s| format!(", SPRT {s} ({})", s.model))
+                    .unwrap_or_default()
+            );
+            println!("output: {}", default_out(&parsed, &spec).display());
+            Ok(())
+        }
+        Command::Params => {
+            println!(
+                "{:<20} {:>8} {:>8} {:>8}  meaning",
+                "name", "default", "min", "max"
+            );
+            for s in Params::SPECS {
+                println!(
+                    "{:<20} {:>8} {:>8} {:>8}  {}",
+                    s.name,
+                    s.default,
+                    s.min,
+                    s.max,
+                    s.help.trim()
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match main_inner() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
