@@ -131,9 +131,9 @@ declare_params! {
     /// Cell where a stone makes a closed two.
     w_two = 6, 0..=100, step 1.0;
     /// Cell where a stone makes an open one (room for an open two).
-    w_open_one = 3, 0..=50, step 1.0;
+    w_open_one = 0, 0..=50, step 1.0;
     /// Cell where a stone makes a closed one.
-    w_one = 1, 0..=20, step 0.5;
+    w_one = 0, 0..=20, step 0.5;
     /// Extra for a cell where a stone makes a four and an open three at once.
     w_four_three = 900, 0..=8000, step 50.0;
     /// Extra for a cell where a stone makes two open threes (never for renju black).
@@ -155,7 +155,7 @@ declare_params! {
     /// Most moves searched at an interior node (after threat gating).
     cand_cap = 24, 4..=80, step 2.0;
     /// Late-move reduction: base, in hundredths of a ply.
-    lmr_base = 60, 0..=300, step 10.0;
+    lmr_base = 120, 0..=300, step 10.0;
     /// Late-move reduction: divisor, in hundredths (larger reduces less).
     lmr_div = 220, 100..=600, step 15.0;
     /// Moves searched at full depth before reductions start.
@@ -167,7 +167,7 @@ declare_params! {
     /// Node budget of the VCF solver at the root.
     vcf_nodes = 20000, 0..=2000000, step 2000.0;
     /// Node budget of the VCT solver at the root (0 disables it).
-    vct_nodes = 30000, 0..=2000000, step 3000.0;
+    vct_nodes = 10000, 0..=2000000, step 1000.0;
     /// Deepest VCT sequence tried, in attacker moves.
     vct_depth = 6, 1..=20, step 1.0;
     /// Aspiration window half-width around the previous iteration's score.

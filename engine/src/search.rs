@@ -452,7 +452,7 @@ impl<'a> Worker<'a> {
             return None;
         }
         if self.params.vcf_nodes > 0 {
-            let budget = (self.params.vcf_nodes as u64).min(self.ctl.node_limit / 2);
+            let budget = (self.params.vcf_nodes as u64).min(self.ctl.node_limit / 4);
             let mut spent = 0;
             let r =
                 threat::solve_counting(&mut self.board, ThreatKind::Vcf, 40, budget, &mut spent);
@@ -469,7 +469,7 @@ impl<'a> Worker<'a> {
             }
         }
         if self.params.vct_nodes > 0 && self.board.threat_count(op, Threat::Five) == 0 {
-            let budget = (self.params.vct_nodes as u64).min(self.ctl.node_limit / 4);
+            let budget = (self.params.vct_nodes as u64).min(self.ctl.node_limit / 16);
             let mut spent = 0;
             let r = threat::solve_counting(
                 &mut self.board,
