@@ -678,6 +678,41 @@ impl Board {
         }
     }
 
+    /// Places a black stone for a forbidden-move check: only the cell, the line words and the
+    /// black patterns of the affected cells change. Valid only until [`Board::remove_black_light`]
+    /// undoes it, which restores every pattern byte exactly, so the evaluation state (built from
+    /// pattern bytes) stays consistent without being touched.
+    pub(crate) fn put_black_light(&mut self, idx: usize) {
+        self.cells[idx] = BLACK;
+        self.update_black_patterns(idx, BLACK as u64);
+    }
+
+    /// Undoes [`Board::put_black_light`].
+    pub(crate) fn remove_black_light(&mut self, idx: usize) {
+        self.cells[idx] = EMPTY;
+        self.update_black_patterns(idx, EMPTY as u64);
+    }
+
+    fn update_black_patterns(&mut self, idx: usize, value: u64) {
+        let p = pos_of(idx);
+        for d in 0..4 {
+            let (line, q) = self.line_pos(p, d);
+            let w = &mut self.lines[d][line];
+            *w = (*w & !(3u64 << (2 * q))) | (value << (2 * q));
+            let word = *w;
+            let step = DIR_STEP[d];
+            for k in -(PAD as isize)..=(PAD as isize) {
+                let c = (idx as isize + k * step) as usize & (CELLS - 1);
+                if self.cells[c] == EMPTY {
+                    let qk = (q as isize + k) as usize;
+                    let k22 = (word >> ((2 * (qk - PAD)) & 63)) as u32 & 0x3F_FFFF;
+                    let k20 = (k22 & 0x3FF) | ((k22 >> 12) << 10);
+                    self.pat[c][d] = self.table.lookup(k20)[0];
+                }
+            }
+        }
+    }
+
     /// The colour with a winning five on the board, found by scanning (for set-up positions).
     /// If both colours have one, the side not to move is taken to have made it last.
     fn five_on_board(&self) -> Option<Stone> {

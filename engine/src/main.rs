@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use wuzi_engine::search::{mate_distance, Info};
-use wuzi_engine::{bench, suite, Board, Engine, Limits, Params, Pos, Rule, Stone};
+use wuzi_engine::{bench, suite, threat, Board, Engine, Limits, Params, Pos, Rule, Stone};
 
 #[derive(Parser)]
 #[command(
@@ -80,6 +80,10 @@ enum Command {
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Instead of the search bench: time the VCF solver on every winning case of these
+        /// suite files or folders (cases with `win = true`).
+        #[arg(long, value_name = "PATH")]
+        vcf: Vec<PathBuf>,
     },
     /// List the tunable parameters (or print them as a TOML file with --toml).
     Params {
@@ -331,8 +335,12 @@ fn run() -> Result<ExitCode> {
             depth,
             time_ms,
             threads,
+            vcf,
         } => {
             let p = params.load()?;
+            if !vcf.is_empty() {
+                return bench_vcf(&vcf, &p);
+            }
             let limits = match time_ms {
                 Some(t) => Limits::time_ms(t),
                 None => Limits::depth(depth),
@@ -393,6 +401,49 @@ fn run() -> Result<ExitCode> {
                 }
             }
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times the VCF solver on every `win = true` case of the given suites.
+fn bench_vcf(paths: &[PathBuf], params: &Params) -> Result<ExitCode> {
+    let mut times = Vec::new();
+    let mut unsolved = 0;
+    for path in suite::collect_files(paths)? {
+        let file = suite::load(&path)?;
+        for case in file.cases.iter().filter(|c| c.win == Some(true)) {
+            let mut b = case.board(&file).map_err(anyhow::Error::msg)?;
+            b.set_params(params);
+            let t = Instant::now();
+            let r = threat::solve(&mut b, threat::ThreatKind::Vcf, 60, 2_000_000);
+            let us = t.elapsed().as_micros() as u64;
+            match r {
+                Some(w) => {
+                    println!(
+                        "{:<60} {:>8} us {:>7} nodes  {:>2} plies",
+                        case.name,
+                        us,
+                        w.nodes,
+                        w.line.len()
+                    );
+                    times.push(us);
+                }
+                None => {
+                    unsolved += 1;
+                    println!(
+                        "{:<60} {:>8} us  no VCF (a VCT or search win)",
+                        case.name, us
+                    );
+                }
+            }
+        }
+    }
+    times.sort_unstable();
+    if let (Some(max), Some(med)) = (times.last(), times.get(times.len() / 2)) {
+        println!(
+            "VCF: {} proved, {unsolved} without VCF; median {med} us, max {max} us",
+            times.len()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -55,10 +55,14 @@ pub fn solve_counting(
         nodes: 0,
         budget,
         line: Vec::new(),
-        fail: vec![0u64; 1 << 14],
+        fail: vec![(0u64, 0u32); 1 << 13],
     };
     // Deepen gradually so that short wins are found first and budgets are spent well.
-    let step = if kind == ThreatKind::Vcf { 4 } else { 1 };
+    let step = if kind == ThreatKind::Vcf {
+        max_depth
+    } else {
+        1
+    };
     let mut d = step.min(max_depth);
     let result = loop {
         s.line.clear();
@@ -88,7 +92,7 @@ struct Solver<'a> {
     /// The winning line, collected in reverse while unwinding.
     line: Vec<Pos>,
     /// Hashes (mixed with depth) of attacker nodes already proven not to win.
-    fail: Vec<u64>,
+    fail: Vec<(u64, u32)>,
 }
 
 impl Solver<'_> {
@@ -119,8 +123,10 @@ impl Solver<'_> {
         self.board.undo();
     }
 
-    fn fail_key(&self, depth: u32) -> (usize, u64) {
-        let h = self.board.hash() ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    /// Table slot and key of the current position. A failure proven with `depth` forcing
+    /// moves left also holds for fewer, so entries keep the deepest failure.
+    fn fail_slot(&self) -> (usize, u64) {
+        let h = self.board.hash();
         ((h as usize) & (self.fail.len() - 1), h | 1)
     }
 
@@ -165,8 +171,8 @@ impl Solver<'_> {
         if depth == 0 || self.nodes >= self.budget {
             return false;
         }
-        let (slot, key) = self.fail_key(depth);
-        if self.fail[slot] == key {
+        let (slot, key) = self.fail_slot();
+        if self.fail[slot].0 == key && self.fail[slot].1 >= depth {
             return false;
         }
         // An open four (or double four) that is legal wins outright.
@@ -222,7 +228,7 @@ impl Solver<'_> {
                 return false;
             }
         }
-        self.fail[slot] = key;
+        self.fail[slot] = (key, depth);
         false
     }
 

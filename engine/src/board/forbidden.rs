@@ -57,7 +57,7 @@ impl Board {
             return false;
         }
         // Possible double-three: count the threes that are real.
-        self.put(idx, Stone::Black);
+        self.put_black_light(idx);
         let mut real = 0;
         for d in 0..4 {
             if p[d] == F3 && self.three_is_real(idx, d) {
@@ -67,7 +67,7 @@ impl Board {
                 }
             }
         }
-        self.remove(idx);
+        self.remove_black_light(idx);
         real >= 2
     }
 
