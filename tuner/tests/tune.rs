@@ -1,0 +1,334 @@
+//! End-to-end tests of the tuner: exact resume, independence from concurrency, and proof that
+//! it tunes (a detuned start recovers and gains Elo; a start at the defaults is not made
+//! worse). Games are real: the engine at a few hundred nodes per move, renju, the 184 renju26
+//! openings.
+//!
+//! The always-run tests take well under a minute each on two cores. The `#[ignore]` twins are
+//! the convincing versions (more parameters, larger budgets, longer verification); run them
+//! with `cargo test -p wuzi-tuner --test tune -- --ignored --nocapture`.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use wuzi_arena::stats::Estimate;
+use wuzi_engine::Params;
+use wuzi_tuner::spec::{TuneConfig, TuneSpec};
+use wuzi_tuner::tune::{tune, TuneOptions, TuneOutcome, HISTORY_FILE, STATE_FILE, TUNED_FILE};
+use wuzi_tuner::verify::verify;
+use wuzi_tuner::TuneError;
+
+fn params_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params")
+}
+
+/// A fresh directory under the system temp dir.
+fn temp_dir(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "wuzi-tune-{}-{}-{name}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Keeps the directory when `WUZI_KEEP_TUNES` is set (to look at the charts).
+fn cleanup(dir: &Path) {
+    if std::env::var_os("WUZI_KEEP_TUNES").is_none() {
+        let _ = std::fs::remove_dir_all(dir);
+    } else {
+        eprintln!("kept {}", dir.display());
+    }
+}
+
+fn config(text: &str) -> TuneConfig {
+    TuneSpec::parse(text, Path::new("test.toml"))
+        .and_then(|s| s.resolve(&params_dir()))
+        .expect("valid spec")
+}
+
+fn run(
+    config: &TuneConfig,
+    out: Option<&Path>,
+    concurrency: usize,
+    max: Option<u64>,
+) -> TuneOutcome {
+    try_run(config, out, concurrency, max, out.is_some()).expect("tune runs")
+}
+
+fn try_run(
+    config: &TuneConfig,
+    out: Option<&Path>,
+    concurrency: usize,
+    max: Option<u64>,
+    resume: bool,
+) -> Result<TuneOutcome, TuneError> {
+    let opts = TuneOptions {
+        concurrency,
+        out: out.map(Path::to_path_buf),
+        resume,
+        max_iterations: max,
+    };
+    tune(config, &opts, &mut |_| {})
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A small tune for the resume tests: three parameters (one with a two-value range), a
+/// budget that is not a multiple of the iteration size.
+const SMALL: &str = r#"
+base = "detuned.toml"
+pairs = 22
+pairs_per_iteration = 4
+seed = 5
+[limits]
+nodes = 200
+hash_mb = 2
+[params.defence]
+min = 20
+max = 200
+r_end = 0.02
+[params.w_open_three]
+min = 5
+max = 400
+r_end = 0.02
+[params.ext_four]
+"#;
+
+#[test]
+fn resume_and_concurrency_give_the_same_tune() {
+    let t = Instant::now();
+    let c = config(SMALL);
+    assert_eq!(c.iterations(), 6);
+    let whole_dir = temp_dir("whole");
+    let whole = run(&c, Some(&whole_dir), 2, None);
+    assert!(whole.completed);
+    assert_eq!(whole.history.len(), 6);
+    assert_eq!(whole.totals.games(), 44);
+    assert_ne!(whole.theta, c.spsa.start_theta(), "the tune moved");
+
+    // Without a directory and on one worker: the same values.
+    let memory = run(&c, None, 1, None);
+    assert_eq!(memory.theta, whole.theta);
+    assert_eq!(memory.history, whole.history);
+
+    // Stopped after 2, then 3 more, then the rest, with different concurrencies.
+    let parts_dir = temp_dir("parts");
+    let first = run(&c, Some(&parts_dir), 1, Some(2));
+    assert!(!first.completed);
+    assert_eq!(first.iterations_done, 2);
+    assert_eq!(first.history, whole.history[..2]);
+    let second = run(&c, Some(&parts_dir), 3, Some(5));
+    assert_eq!((second.resumed_from, second.iterations_done), (2, 5));
+    // A kill between the history row and the checkpoint leaves an extra row (here a partial
+    // one): resume drops it and plays the iteration again.
+    let history = parts_dir.join(HISTORY_FILE);
+    let mut text = read(&history);
+    text.push_str("6,1.5,2");
+    std::fs::write(&history, text).expect("write");
+    let third = run(&c, Some(&parts_dir), 2, None);
+    assert!(third.completed);
+    assert_eq!(third.resumed_from, 5);
+    assert_eq!(third.theta, whole.theta);
+    assert_eq!(third.history, whole.history);
+    assert_eq!(third.totals, whole.totals);
+    assert_eq!(third.tuned, whole.tuned);
+    for file in [HISTORY_FILE, TUNED_FILE, STATE_FILE, "start.toml"] {
+        assert_eq!(
+            read(&parts_dir.join(file)),
+            read(&whole_dir.join(file)),
+            "{file} differs"
+        );
+    }
+    // The tuned file loads as a parameter set and matches the outcome.
+    let tuned = Params::load(&whole_dir.join(TUNED_FILE)).expect("loads");
+    assert_eq!(tuned, whole.tuned);
+    // Resuming a finished tune plays nothing and changes nothing.
+    let again = run(&c, Some(&parts_dir), 2, None);
+    assert_eq!((again.games_played, again.theta), (0, whole.theta.clone()));
+
+    // The directory holds a tune: no overwrite without resume, no resume of another tune.
+    let e = try_run(&c, Some(&parts_dir), 2, None, false).unwrap_err();
+    assert!(e.to_string().contains("--resume"), "{e}");
+    let other = config(&SMALL.replace("seed = 5", "seed = 6"));
+    let e = try_run(&other, Some(&parts_dir), 2, None, true).unwrap_err();
+    assert!(e.to_string().contains("different"), "{e}");
+    // Resume with a history that lost rows: a clear error naming the file.
+    std::fs::write(
+        &history,
+        read(&history)
+            .lines()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+    .expect("write");
+    let e = try_run(&c, Some(&parts_dir), 2, None, true).unwrap_err();
+    assert!(e.to_string().contains(HISTORY_FILE), "{e}");
+
+    // Charts of the tune.
+    let charts =
+        wuzi_tuner::chart::write_tune_charts(&whole_dir, &c, &whole.history).expect("charts");
+    assert_eq!(charts.len(), 4);
+    for f in &charts {
+        assert!(
+            std::fs::metadata(f)
+                .map(|m| m.len() > 1000)
+                .unwrap_or(false),
+            "{f:?}"
+        );
+    }
+    cleanup(&whole_dir);
+    cleanup(&parts_dir);
+    eprintln!("resume test: {:.1} s", t.elapsed().as_secs_f64());
+}
+
+/// Spec of the proof tests: `defence` and `w_open_three` in ranges around their defaults,
+/// with `r_end = 0.02` (ten times fishtest's default: a budget of a few hundred pairs must
+/// move them tens of units).
+fn proof_spec(base: Option<&str>, pairs: u64, nodes: u64, verify_pairs: u64) -> String {
+    format!(
+        "{}pairs = {pairs}\npairs_per_iteration = 8\nseed = 1\n\
+         [limits]\nnodes = {nodes}\n\
+         [params.defence]\nmin = 20\nmax = 200\nr_end = 0.02\n\
+         [params.w_open_three]\nmin = 5\nmax = 400\nr_end = 0.02\n\
+         [verify]\npairs = {verify_pairs}\n",
+        base.map(|b| format!("base = \"{b}\"\n"))
+            .unwrap_or_default()
+    )
+}
+
+/// Tunes, then verifies tuned against start; prints and returns the outcome and the Elo.
+fn tune_and_verify(name: &str, spec: &str) -> (TuneConfig, TuneOutcome, Estimate, PathBuf) {
+    let t = Instant::now();
+    let c = config(spec);
+    let dir = temp_dir(name);
+    let outcome = run(&c, Some(&dir), 2, None);
+    let tune_s = t.elapsed().as_secs_f64();
+    wuzi_tuner::chart::write_tune_charts(&dir, &c, &outcome.history).expect("charts");
+    let verify_dir = dir.join("verify");
+    let v = verify(
+        &c,
+        &outcome.tuned,
+        &outcome.start,
+        2,
+        Some(&verify_dir),
+        &mut |_| {},
+    )
+    .expect("verification runs");
+    wuzi_tuner::chart::write_verify_charts(&verify_dir).expect("charts");
+    let elo = v.elo.expect("an Elo estimate");
+    let m = &v.run.summary.matchups[0];
+    eprintln!(
+        "{name}: {} pairs ({} iterations) in {tune_s:.1} s; theta {:?} -> {:?}; \
+         verification {} pairs {} penta {:?}: Elo {:+.1} [{:+.1}, {:+.1}] ({:.1} s total)",
+        c.pairs,
+        c.iterations(),
+        c.spsa.start_theta(),
+        outcome.theta,
+        m.pairs,
+        m.wdl,
+        m.penta.counts,
+        elo.value,
+        elo.lower,
+        elo.upper,
+        t.elapsed().as_secs_f64()
+    );
+    (c, outcome, elo, dir)
+}
+
+/// From `detuned.toml` (defence 45, w_open_three 40; defaults 90 and 110), 240 pairs at 400
+/// nodes bring both back toward the defaults, and the tuned set beats the start with an Elo
+/// interval above 0.
+#[test]
+fn detuned_start_recovers_and_gains_elo() {
+    let (c, o, elo, dir) =
+        tune_and_verify("detuned", &proof_spec(Some("detuned.toml"), 240, 400, 100));
+    assert_eq!(c.spsa.start_theta(), [40.0, 45.0]);
+    let (w_open_three, defence) = (o.theta[0], o.theta[1]);
+    assert!(w_open_three > 70.0, "w_open_three {w_open_three}");
+    assert!(defence > 60.0, "defence {defence}");
+    assert!(elo.lower > 0.0, "Elo {elo:?}");
+    cleanup(&dir);
+}
+
+/// From the defaults, the same tune does not make the engine measurably worse: the
+/// verification's 95% Elo interval reaches 0 or lies above it. (184 pairs measure Elo to about
+/// +-30 here; the convincing twin, with 1000 pairs, also bounds the loss at 20 Elo.)
+#[test]
+fn default_start_is_not_made_worse() {
+    let (_, o, elo, dir) = tune_and_verify("defaults", &proof_spec(None, 240, 400, 184));
+    let (w_open_three, defence) = (o.theta[0], o.theta[1]);
+    // The defaults are near a local optimum: the values stay within a few final
+    // perturbations (c_end 19.75 and 9) of them.
+    assert!(
+        (w_open_three - 110.0).abs() < 40.0,
+        "w_open_three {w_open_three}"
+    );
+    assert!((defence - 90.0).abs() < 20.0, "defence {defence}");
+    assert!(elo.upper >= 0.0, "Elo {elo:?}");
+    cleanup(&dir);
+}
+
+/// Four parameters, two of them detuned; the tuned set must beat the start clearly and
+/// come close to the defaults.
+const CONVINCING: &str = r#"
+base = "detuned.toml"
+pairs = 1600
+pairs_per_iteration = 8
+seed = 2
+[limits]
+nodes = 600
+[params.defence]
+min = 20
+max = 200
+r_end = 0.01
+[params.w_open_three]
+min = 5
+max = 400
+r_end = 0.01
+[params.w_four]
+min = 10
+max = 500
+r_end = 0.01
+[params.tempo]
+min = 0
+max = 120
+r_end = 0.01
+[verify]
+pairs = 400
+"#;
+
+#[test]
+#[ignore = "a few minutes: the convincing version of detuned_start_recovers_and_gains_elo"]
+fn detuned_start_recovers_convincingly() {
+    let (c, o, elo, dir) = tune_and_verify("detuned-4", CONVINCING);
+    let names: Vec<&str> = c.spsa.params.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["w_four", "w_open_three", "defence", "tempo"]);
+    assert!(o.theta[1] > 80.0, "w_open_three {}", o.theta[1]);
+    assert!(o.theta[2] > 70.0, "defence {}", o.theta[2]);
+    assert!(elo.lower > 100.0, "Elo {elo:?}");
+    // Against the shipped defaults (information: how much of the gap was closed).
+    let mut against = c.clone();
+    against.verify.pairs = 184;
+    let v = verify(&against, &o.tuned, &Params::default(), 2, None, &mut |_| {}).expect("runs");
+    eprintln!("tuned vs defaults: Elo {:?}", v.elo);
+    cleanup(&dir);
+}
+
+#[test]
+#[ignore = "a few minutes: the convincing version of default_start_is_not_made_worse"]
+fn default_start_is_not_made_worse_convincingly() {
+    let spec = CONVINCING
+        .replace("base = \"detuned.toml\"\n", "")
+        .replace("pairs = 400", "pairs = 1000");
+    let (_, _, elo, dir) = tune_and_verify("defaults-4", &spec);
+    assert!(elo.upper >= 0.0, "Elo {elo:?}");
+    assert!(elo.lower > -20.0, "Elo {elo:?}");
+    cleanup(&dir);
+}
