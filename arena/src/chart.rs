@@ -9,6 +9,7 @@
 //! | --- | --- |
 //! | [`score_chart`] | score with its 95 % interval per player, parameter set or sweep value |
 //! | [`elo_chart`] | Elo with its 95 % interval against a swept parameter value, with the 0 line |
+//! | [`elo_lines_chart`] | the same with one line per setting of the other swept parameters (grids) |
 //! | [`sprt_chart`] | SPRT log-likelihood ratio against games, with both bounds and the verdict |
 //! | [`colour_split_chart`] | black wins / white wins / draws as stacked bars |
 //! | [`param_paths_chart`] | each tuned parameter's path, normalised to its range |
@@ -105,6 +106,16 @@ pub struct EloPoint {
     pub low: Option<f64>,
     /// Upper end of the 95 % interval.
     pub high: Option<f64>,
+}
+
+/// One line of an [`elo_lines_chart`]: Elo against the swept value for one setting of the
+/// other swept parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EloSeries {
+    /// Shown in the legend (for example `"w_open_four = 100"`).
+    pub label: String,
+    /// The points, in any order (drawn in `x` order).
+    pub points: Vec<EloPoint>,
 }
 
 /// The outcome of an SPRT, shown in the [`sprt_chart`] title.
@@ -213,6 +224,26 @@ pub fn elo_chart(
             title,
             x_label,
             points,
+        },
+    )
+}
+
+/// Elo with 95 % interval error bars against a swept parameter's value, one coloured line per
+/// series (named in the legend), series drawn side by side around each value so that their
+/// whiskers stay apart, with the 0 Elo line. Clipped and missing values are marked as in
+/// [`elo_chart`]. Meant for up to ten series (colours repeat, then dashed and dotted lines).
+pub fn elo_lines_chart(
+    stem: &Path,
+    title: &str,
+    x_label: &str,
+    series: &[EloSeries],
+) -> Result<(), ChartError> {
+    common::render(
+        stem,
+        &plots::EloLinesPlot {
+            title,
+            x_label,
+            series,
         },
     )
 }
@@ -486,6 +517,45 @@ mod tests {
             None,
             &["Depth sweep (clipped)", "clipped", "no estimate"],
         );
+        cleanup(&dir);
+    }
+
+    #[test]
+    fn elo_lines_chart_writes_png_and_svg() {
+        let dir = temp_dir("elo-lines");
+        let stem = dir.join("elo-lines");
+        let series: Vec<EloSeries> = [100.0, 300.0, 700.0]
+            .iter()
+            .enumerate()
+            .map(|(k, &other)| EloSeries {
+                label: format!("w_open_four = {other}"),
+                points: [20.0, 60.0, 110.0, 200.0]
+                    .iter()
+                    .map(|&x| {
+                        let e = -150.0 + x * 0.8 + k as f64 * 30.0;
+                        EloPoint {
+                            x,
+                            elo: Some(e),
+                            low: Some(e - 40.0),
+                            high: Some(e + 40.0),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        elo_lines_chart(&stem, "Grid sweep", "w_open_three (weight)", &series).unwrap();
+        check(
+            &stem,
+            Some((common::WIDTH, common::HEIGHT)),
+            &[
+                "Grid sweep",
+                "w_open_three (weight)",
+                "w_open_four = 700",
+                "0 Elo",
+            ],
+        );
+        elo_lines_chart(&dir.join("empty"), "Empty grid", "x", &[]).unwrap();
+        check(&dir.join("empty"), None, &["Empty grid", "no data"]);
         cleanup(&dir);
     }
 

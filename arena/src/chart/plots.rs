@@ -1,4 +1,4 @@
-//! The six charts, each a [`Plot`] drawn once per backend.
+//! The seven charts, each a [`Plot`] drawn once per backend.
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -12,8 +12,8 @@ use super::common::{
     LABEL_SIZE, MUTED, PALETTE, REFERENCE, WIDTH,
 };
 use super::{
-    ChartError, ColourSplit, EloPoint, ParamPath, RunningScore, ScoreEntry, SprtPoint, SprtSpec,
-    SprtVerdict,
+    ChartError, ColourSplit, EloPoint, EloSeries, ParamPath, RunningScore, ScoreEntry, SprtPoint,
+    SprtSpec, SprtVerdict,
 };
 
 /// Main series colour (estimates, LLR, running score).
@@ -1029,6 +1029,175 @@ impl Plot for RunningPlot<'_> {
             INK,
             WHITE,
         )?;
+        Ok(())
+    }
+}
+
+/// Elo against a swept value, one line per setting of the other swept parameters.
+pub(super) struct EloLinesPlot<'a> {
+    pub title: &'a str,
+    pub x_label: &'a str,
+    pub series: &'a [EloSeries],
+}
+
+impl Plot for EloLinesPlot<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), ChartError>
+    where
+        DB::ErrorType: 'static,
+    {
+        let series: Vec<Vec<&EloPoint>> = self
+            .series
+            .iter()
+            .map(|s| {
+                let mut pts: Vec<&EloPoint> = s.points.iter().filter(|p| p.x.is_finite()).collect();
+                pts.sort_by(|a, b| a.x.total_cmp(&b.x));
+                pts
+            })
+            .collect();
+        let all = || series.iter().flatten();
+        let values = all()
+            .flat_map(|p| [p.elo, p.low, p.high])
+            .flatten()
+            .filter(|v| v.is_finite() && v.abs() <= ELO_CAP);
+        let (ylo, yhi) = finite_range(values.chain([0.0])).unwrap_or((0.0, 0.0));
+        let (ylo, yhi) = padded(ylo, yhi, 0.1, 40.0);
+        let (xlo, xhi) = match finite_range(all().map(|p| p.x)) {
+            Some((a, b)) => padded(a, b, 0.06, (a.abs() * 0.2).max(1.0)),
+            None => (0.0, 1.0),
+        };
+        // Series side by side around each x so their whiskers do not hide each other.
+        let mut xs: Vec<f64> = all().map(|p| p.x).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        let gap = xs
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .fold(f64::INFINITY, f64::min);
+        let gap = if gap.is_finite() { gap } else { xhi - xlo };
+        let n = series.len().max(1) as f64;
+        let dodge = |k: usize| (k as f64 - (n - 1.0) / 2.0) * gap * 0.3 / n;
+
+        let mut legend: Vec<LegendItem> = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let (colour, pattern) = series_style(k);
+                LegendItem::new(
+                    match pattern {
+                        Pattern::Solid => Glyph::Line(colour),
+                        Pattern::Dashed => Glyph::Dashed(colour),
+                        Pattern::Dotted => Glyph::Dotted(colour),
+                    },
+                    s.label.clone(),
+                )
+            })
+            .collect();
+        legend.push(LegendItem::new(
+            Glyph::Whisker(INK),
+            "Elo with 95 % interval",
+        ));
+        legend.push(LegendItem::new(
+            Glyph::Dashed(REFERENCE),
+            "0 Elo (equal strength)",
+        ));
+        let shown: Vec<Vec<(f64, Shown, Shown, Shown)>> = series
+            .iter()
+            .enumerate()
+            .map(|(k, pts)| {
+                pts.iter()
+                    .map(|p| {
+                        (
+                            p.x + dodge(k),
+                            Shown::new(p.elo, ylo, yhi),
+                            Shown::new(p.low, ylo, yhi),
+                            Shown::new(p.high, ylo, yhi),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let flat = || shown.iter().flatten();
+        if flat().any(|(_, e, _, _)| matches!(e, Shown::Above(_) | Shown::Below(_))) {
+            legend.push(LegendItem::new(
+                Glyph::Triangle(CLIPPED),
+                "clipped at the edge (±∞ or off scale)",
+            ));
+        }
+        if flat().any(|(_, e, _, _)| matches!(e, Shown::Missing)) {
+            legend.push(LegendItem::new(Glyph::Cross(MUTED), "no estimate"));
+        }
+        let area = frame(root, self.title, &legend)?;
+        let mut chart = build(
+            &area,
+            numeric_label_area(&area, "−8888"),
+            (xlo, xhi),
+            (ylo, yhi),
+        )?;
+        mesh(
+            &mut chart,
+            self.x_label,
+            "Elo difference (95 % interval)",
+            &|v| num(*v, 3),
+            &|v| signed(*v, 1),
+            10,
+            10,
+            false,
+        )?;
+        hline(&mut chart, 0.0, REFERENCE)?;
+        if flat().next().is_none() {
+            return no_data(&chart);
+        }
+        for (k, pts) in shown.iter().enumerate() {
+            let (colour, pattern) = series_style(k);
+            let line: Vec<(f64, f64)> = pts
+                .iter()
+                .filter_map(|&(x, e, _, _)| e.y(ylo, yhi).map(|y| (x, y)))
+                .collect();
+            draw_line(&mut chart, line, colour, pattern)?;
+            for &(x, elo, low, high) in pts {
+                let Some(ey) = elo.y(ylo, yhi) else {
+                    chart.draw_series(std::iter::once(
+                        EmptyElement::at((x, ylo)) + cross((0, -12), MUTED),
+                    ))?;
+                    continue;
+                };
+                let lo_y = low.y(ylo, yhi).unwrap_or(ey);
+                let hi_y = high.y(ylo, yhi).unwrap_or(ey);
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(x, lo_y), (x, hi_y)],
+                    colour.stroke_width(2),
+                )))?;
+                for (end, y) in [(low, lo_y), (high, hi_y)] {
+                    if matches!(end, Shown::At(_)) {
+                        chart.draw_series(std::iter::once(
+                            EmptyElement::at((x, y))
+                                + PathElement::new(vec![(-5, 0), (5, 0)], colour.stroke_width(2)),
+                        ))?;
+                    }
+                }
+                match elo {
+                    Shown::At(v) => {
+                        chart.draw_series(std::iter::once(Circle::new(
+                            (x, v),
+                            4,
+                            colour.filled(),
+                        )))?;
+                    }
+                    Shown::Above(_) => {
+                        chart.draw_series(std::iter::once(
+                            EmptyElement::at((x, yhi)) + triangle((0, 10), true, CLIPPED),
+                        ))?;
+                    }
+                    Shown::Below(_) => {
+                        chart.draw_series(std::iter::once(
+                            EmptyElement::at((x, ylo)) + triangle((0, -10), false, CLIPPED),
+                        ))?;
+                    }
+                    Shown::Missing => {}
+                }
+            }
+        }
         Ok(())
     }
 }
