@@ -75,6 +75,9 @@ pub enum ArenaError {
     /// A board error outside of a game (replaying a stored game, checking an opening).
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// A chart could not be drawn or written.
+    #[error("chart: {0}")]
+    Chart(String),
     /// A JSON file (run configuration, summary) that does not parse.
     #[error("{path}: {error}")]
     Json {

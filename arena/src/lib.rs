@@ -7,7 +7,9 @@
 //! - [`referee`]: plays and adjudicates one game (legality, renju fouls, five rules, clocks).
 //! - [`config`]: a run's configuration and its deterministic schedule (openings, colours, seeds,
 //!   shards, sweep grids).
+//! - [`default_match`]: the built-in default match (`wuzi-arena match` with no `--player`).
 //! - [`run`]: the parallel runner with SPRT early stopping, records, `--resume` and `merge`.
+//! - [`run_charts`]: the charts of a run (score, colours, SPRT path, sweep Elo), PNG + SVG.
 //! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
 //! - [`stats`]: pentanomial statistics and the SPRT.
@@ -17,12 +19,14 @@
 
 pub mod chart;
 pub mod config;
+pub mod default_match;
 pub mod error;
 pub mod opening;
 pub mod player;
 pub mod record;
 pub mod referee;
 pub mod run;
+pub mod run_charts;
 pub mod stats;
 pub mod summary;
 

@@ -12,6 +12,7 @@ use wuzi_arena::config::{
     grid, Matchup, OpeningOrder, RunConfig, RunKind, Shard, SweepAxis, SweepInfo, SweepPoint,
     FORMAT_VERSION, RUN_FILE,
 };
+use wuzi_arena::default_match;
 use wuzi_arena::opening::{FileFormat, Source};
 use wuzi_arena::player::{parse_tc, PlayerLimits, PlayerSpec, DEFAULT_HASH_MB};
 use wuzi_arena::record::{
@@ -41,10 +42,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Two players, every opening as a pair with colours swapped.
+    /// Two players, every opening as a pair with colours swapped. Without --player: the built-in
+    /// default match (default parameters against suites/params/weak.toml, 2000 nodes per move,
+    /// SPRT 0,10, output in arena-out/match-<UTC time>).
     Match {
-        /// Exactly two players.
-        #[arg(long = "player", value_name = "SPEC", num_args = 1, required = true)]
+        /// Exactly two players, or none for the default match.
+        #[arg(long = "player", value_name = "SPEC", num_args = 1)]
         players: Vec<String>,
         #[command(flatten)]
         common: Common,
@@ -104,6 +107,15 @@ enum Command {
         /// The shard directories.
         #[arg(required = true)]
         shards: Vec<PathBuf>,
+    },
+    /// Draw (or redraw) the charts of a run directory from run.json and games.jsonl, for
+    /// example after merging shards or during a run.
+    Chart {
+        /// The run directory.
+        dir: PathBuf,
+        /// Write the charts here instead of into the run directory.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Print the summary of a run directory from its records.
     Summary {
@@ -195,7 +207,8 @@ struct Common {
     /// Hash table per engine, MB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB)]
     hash_mb: usize,
-    /// SPRT `elo0,elo1[,alpha,beta]`: stop each matchup when it decides.
+    /// SPRT `elo0,elo1[,alpha,beta]`: stop each matchup when it decides; `off`: no SPRT (the
+    /// default match has `0,10`).
     #[arg(long)]
     sprt: Option<String>,
     /// Elo model of the SPRT bounds: logistic or normalized.
@@ -288,6 +301,7 @@ impl Common {
         let sprt = self
             .sprt
             .as_deref()
+            .filter(|s| !matches!(s.trim().to_ascii_lowercase().as_str(), "off" | "none"))
             .map(|s| SprtParams::parse(s, self.sprt_model))
             .transpose()?;
         let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
@@ -402,8 +416,69 @@ fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
             "summary: {}",
             dir.join(wuzi_arena::run::SUMMARY_FILE).display()
         );
+        draw_charts(dir);
     }
     Ok(())
+}
+
+/// Draws the charts of the run in `dir`, listing them; a failure is reported, not fatal (the
+/// records and the summary are already written; `wuzi-arena chart DIR` retries).
+fn draw_charts(dir: &Path) {
+    match wuzi_arena::run_charts::chart_run_dir(dir, None) {
+        Ok((_, written)) => {
+            let names: Vec<String> = written
+                .iter()
+                .filter_map(|c| c.stem.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .collect();
+            eprintln!(
+                "charts (.png + .svg) in {}: {}",
+                dir.display(),
+                names.join(", ")
+            );
+        }
+        Err(e) => eprintln!("warning: charts not written: {e:#} (retry with `wuzi-arena chart`)"),
+    }
+}
+
+/// The built-in default match (see [`wuzi_arena::default_match`]).
+fn default_match(common: &Common) -> Result<()> {
+    let mut common = common.clone();
+    if common.sprt.is_none() {
+        common.sprt = Some(default_match::SPRT.to_string());
+    }
+    if common.out.is_none() {
+        if common.resume {
+            bail!("--resume needs --out DIR (the default match's directory)");
+        }
+        common.out = Some(default_match::timestamped_dir(
+            Path::new(default_match::OUT_ROOT),
+            "match",
+            std::time::SystemTime::now(),
+        ));
+    }
+    let players = default_match::players(&common.limits()?)?;
+    if !common.quiet {
+        eprintln!(
+            "default match: default parameters against {} ({}), {}",
+            default_match::WEAK_PARAMS_FILE,
+            players[1]
+                .params_diff()
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            players[0].limits.describe()
+        );
+    }
+    let config = common.config(
+        RunKind::Match,
+        players,
+        vec![Matchup {
+            first: 0,
+            second: 1,
+        }],
+    )?;
+    execute(&config, &common.options(), common.quiet)
 }
 
 fn sweep_config(
@@ -522,6 +597,7 @@ fn export(
 fn main_inner() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Match { players, common } if players.is_empty() => default_match(&common),
         Command::Match { players, common } => {
             let players = common.players(&players)?;
             if players.len() != 2 {
@@ -603,6 +679,22 @@ fn main_inner() -> Result<()> {
             let summary = merge(&shards, &out)?;
             print!("{}", render(&summary));
             eprintln!("merged {} shard(s) into {}", shards.len(), out.display());
+            draw_charts(&out);
+            Ok(())
+        }
+        Command::Chart { dir, out } => {
+            let (_, written) = wuzi_arena::run_charts::chart_run_dir(&dir, out.as_deref())?;
+            let mut text = String::new();
+            for c in &written {
+                text.push_str(&format!(
+                    "{}.png  {}.svg  {}\n",
+                    c.stem.display(),
+                    c.stem.display(),
+                    c.shows
+                ));
+            }
+            // A closed pipe (`| head`) is not an error.
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
             Ok(())
         }
         Command::Summary {
