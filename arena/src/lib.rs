@@ -1,7 +1,8 @@
 //! Arena: engine-vs-engine matches, statistics, records and charts.
 //!
-//! - [`player`]: player specifications and the [`player::Player`] trait (the in-process engine
-//!   now; an external Gomocup brain can be added as another implementation).
+//! - [`player`]: player specifications and the [`player::Player`] trait (the in-process engine,
+//!   the classic reference player, external brains).
+//! - [`external`]: external Gomocup brains (`pbrain-*` programs) run as child processes.
 //! - [`opening`]: renju openings in all symmetries, Gomocup and move-list files, random
 //!   balanced openings, symmetric deduplication.
 //! - [`referee`]: plays and adjudicates one game (legality, renju fouls, five rules, clocks).
@@ -21,6 +22,7 @@ pub mod chart;
 pub mod config;
 pub mod default_match;
 pub mod error;
+pub mod external;
 pub mod opening;
 pub mod player;
 pub mod record;

@@ -1,0 +1,843 @@
+//! External Gomocup brains as players: any `pbrain-*` program (our `pbrain-wuzi` with other
+//! parameters or from another build, or a third-party engine) run as a child process.
+//!
+//! # Spec
+//!
+//! `--player 'name=rapfi,cmd=./pbrain-rapfi,arg=--flag,dir=work/rapfi,move-ms=1000'`:
+//! `cmd=PATH` is the program (a bare name is looked up in `PATH`), `arg=TEXT` one command-line
+//! argument (repeatable, in order; a spec item cannot contain a comma), `dir=PATH` the brain's
+//! working folder (created if missing, kept afterwards; default: a fresh temporary folder per
+//! player instance, removed when the player is dropped). Without `name=` the player is named
+//! after the brain's `ABOUT` answer (`name="..."`), else after the program's file name.
+//!
+//! External brains take **time limits only**: `move-ms=N` (sent as `INFO timeout_turn`) and/or
+//! `tc=GAME_MS+INC_MS` (`INFO timeout_match`, and `INFO time_left` before every move, the
+//! referee's clock with the increments it added). The protocol has no node or depth limit, so
+//! `nodes=`/`depth=` in an external spec are an error and the run-wide `--nodes`/`--depth`
+//! are not applied to external players. `threads=` becomes `INFO thread_num`, `hash-mb=`
+//! `INFO max_memory` (the hash plus what `pbrain-wuzi` keeps aside, so a `pbrain-wuzi`
+//! brain gets exactly that hash). Engine options go on its command line: for `pbrain-wuzi`,
+//! `arg=--params=FILE.toml` or `arg=--set=defence=60`.
+//!
+//! # Protocol
+//!
+//! Per game: `START n` (`OK` expected; `ERROR` or anything else loses the game as a crash),
+//! or `RESTART` when the process is alive, played the previous game cleanly and the board size
+//! is the same (a brain that does not answer `OK` is killed and started afresh); then `INFO`
+//! `timeout_turn`, `timeout_match`, `max_memory`, `game_type 1`, `rule` (0 freestyle,
+//! 1 standard, 4 renju), `thread_num` and `folder` (the working folder). Per move: `BEGIN` on
+//! the empty board, `BOARD` with every stone in play order (1 own, 2 opponent) then `DONE`
+//! for a game starting from an opening (or whenever the brain's view is out of step), and
+//! `TURN x,y` with the opponent's reply afterwards.
+//!
+//! Replies are read on a separate thread, so a hung brain cannot block the arena. `MESSAGE`
+//! and `DEBUG` lines are skipped (the last `MESSAGE` is kept: [`ExternalPlayer::last_message`];
+//! `pbrain-wuzi`'s `depth`, `score` and `nodes` are read from it into the move's record), and
+//! so are `ERROR`/`UNKNOWN` lines that mention `INFO` (a brain objecting to an `INFO` key).
+//! The answer must be `x,y` on the board: `UNKNOWN`, `ERROR` or anything else loses as
+//! `illegal`; an occupied point is left to the referee (also `illegal`). No answer within the
+//! time limit plus a grace ([`DEFAULT_GRACE_MS`]) loses on time and the brain is killed; a
+//! brain that exits or closes its output loses as `crash`. After any such failure the process
+//! is killed, and the next game starts a new one in the same working folder, so a run goes on.
+//! Dropping the player sends `END`, waits [`END_WAIT_MS`] and kills the process if needed.
+//!
+//! The brain's standard error goes to `stderr.log` in its working folder; the last line of it
+//! is quoted when a brain crashes. A brain that reads files relative to its working folder
+//! (weights, configuration) needs `dir=` set to its own folder.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::time::{Duration, Instant};
+
+use wuzi_engine::protocol::{BASE_MEMORY_MB, THREAD_MEMORY_MB};
+use wuzi_engine::{Pos, Rule};
+
+use crate::player::{GameStart, MoveReply, MoveRequest, Player, PlayerError, PlayerLimits};
+
+/// Longest wait for the answer to `START`, `RESTART` or `ABOUT`, in milliseconds.
+pub const START_TIMEOUT_MS: u64 = 10_000;
+/// Time allowed beyond a move's limit before the brain is given up and killed, in ms. The
+/// referee's own margin (`--time-margin-ms`) decides whether a late answer loses on time.
+pub const DEFAULT_GRACE_MS: u64 = 1_000;
+/// How long a brain may take to exit after `END` before it is killed, in milliseconds.
+pub const END_WAIT_MS: u64 = 500;
+/// `timeout_turn` when the limits give no time at all (the piskvork default), in ms.
+pub const DEFAULT_TURN_MS: u64 = 30_000;
+/// The brain's standard error log, in its working folder.
+pub const STDERR_LOG: &str = "stderr.log";
+/// Longest line kept from a brain; the rest of a longer line is discarded.
+const MAX_LINE: usize = 64 * 1024;
+/// Lines buffered between the reader thread and the player.
+const LINE_QUEUE: usize = 1024;
+/// Longest piece of a brain's answer quoted in a loss's detail.
+const QUOTE: usize = 120;
+
+/// The Gomocup `INFO rule` value of a rule: 0 freestyle, 1 standard, 4 renju.
+pub fn rule_bits(rule: Rule) -> u32 {
+    match rule {
+        Rule::Freestyle => 0,
+        Rule::Standard => 1,
+        Rule::Renju => 4,
+    }
+}
+
+/// The `INFO max_memory` value (bytes) for `hash_mb` MB of hash with `threads` threads: the
+/// hash plus the memory `pbrain-wuzi` keeps aside, so that brain uses exactly `hash_mb`.
+pub fn max_memory_bytes(hash_mb: usize, threads: usize) -> u64 {
+    let mb = hash_mb + BASE_MEMORY_MB + THREAD_MEMORY_MB * threads.max(1);
+    mb as u64 * 1024 * 1024
+}
+
+/// Parses an `ABOUT` answer, `name="wuzi", version="1.0", author="..."`, into its keys (lower
+/// case) and values. Anything that is not `key="value"` or `key=value` is skipped.
+pub fn parse_about(line: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut rest = line.trim();
+    while let Some(eq) = rest.find('=') {
+        let key = rest[..eq]
+            .trim()
+            .trim_start_matches(',')
+            .trim()
+            .to_ascii_lowercase();
+        let after = rest[eq + 1..].trim_start();
+        let (value, next) = if let Some(quoted) = after.strip_prefix('"') {
+            match quoted.find('"') {
+                Some(end) => (&quoted[..end], &quoted[end + 1..]),
+                None => (quoted, ""),
+            }
+        } else {
+            match after.find(',') {
+                Some(end) => (&after[..end], &after[end..]),
+                None => (after, ""),
+            }
+        };
+        if !key.is_empty() && !key.contains(char::is_whitespace) {
+            out.insert(key, value.trim().to_string());
+        }
+        rest = next.trim_start().trim_start_matches(',');
+    }
+    out
+}
+
+/// The program a `cmd=` names: a path (with a separator) that must be a file, or a bare name
+/// found in `PATH`. `None` when there is no such file.
+pub fn resolve_program(program: &str) -> Option<PathBuf> {
+    if program.is_empty() {
+        return None;
+    }
+    let path = Path::new(program);
+    if program.contains('/') || program.contains(std::path::MAIN_SEPARATOR) {
+        return path.is_file().then(|| path.to_path_buf());
+    }
+    let dirs = std::env::var_os("PATH")?;
+    std::env::split_paths(&dirs)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+/// Asks a brain its `ABOUT` line: starts `program` with `args` (in `workdir`, or a temporary
+/// folder), sends `ABOUT`, waits at most [`START_TIMEOUT_MS`] and ends the process.
+pub fn query_about(
+    program: &str,
+    args: &[String],
+    workdir: Option<&Path>,
+) -> Result<BTreeMap<String, String>, String> {
+    let mut player = ExternalPlayer::new("about", program, args, workdir, PlayerLimits::default());
+    let process = player.spawn().map_err(|e| e.to_string())?;
+    process.send("ABOUT")?;
+    let mut message = None;
+    match process.reply(deadline_in(START_TIMEOUT_MS), &mut message) {
+        Ok(line) => Ok(parse_about(&line)),
+        Err(Wait::Timeout) => Err(format!("no answer to ABOUT within {START_TIMEOUT_MS} ms")),
+        Err(Wait::Closed) => Err(format!("exited after ABOUT: {}", process.exit_note())),
+    }
+}
+
+/// Distinguishes the two ways a wait for a line ends without one.
+enum Wait {
+    /// The deadline passed.
+    Timeout,
+    /// The brain closed its output (it exited or crashed).
+    Closed,
+}
+
+/// A running brain: the child, its input, and its output lines from the reader thread.
+struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    log: Option<PathBuf>,
+    /// The board size of the last `START` the brain accepted.
+    size: Option<usize>,
+}
+
+impl Process {
+    fn spawn(program: &Path, args: &[String], dir: &Path) -> io::Result<Process> {
+        let log = dir.join(STDERR_LOG);
+        let (stderr, log) = match File::options().create(true).append(true).open(&log) {
+            Ok(f) => (Stdio::from(f), Some(log)),
+            Err(_) => (Stdio::null(), None),
+        };
+        let mut child = Command::new(program)
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(i), Some(o)) => (i, o),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(io::Error::other("no pipes to the child"));
+            }
+        };
+        let (tx, lines) = mpsc::sync_channel(LINE_QUEUE);
+        let reader = std::thread::Builder::new()
+            .name("brain-reader".into())
+            .spawn(move || read_lines(stdout, tx));
+        if let Err(e) = reader {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(e);
+        }
+        Ok(Process {
+            child,
+            stdin: Some(stdin),
+            lines,
+            log,
+            size: None,
+        })
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes `text` (one or more lines, without the final newline) and flushes. The error
+    /// says why the brain stopped listening.
+    fn send(&mut self, text: &str) -> Result<(), String> {
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(format!("{text}\n").as_bytes())
+                .and_then(|()| stdin.flush()),
+            None => Err(io::Error::other("input closed")),
+        };
+        written.map_err(|e| {
+            let what = text.lines().last().unwrap_or_default();
+            format!("{} (writing {what}: {e})", self.exit_note())
+        })
+    }
+
+    /// The next line that is not `MESSAGE`/`DEBUG` (nor an objection to an `INFO`), before
+    /// `deadline`. The last `MESSAGE` text goes to `message`.
+    fn reply(&mut self, deadline: Instant, message: &mut Option<String>) -> Result<String, Wait> {
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(wait) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => return Err(Wait::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(Wait::Closed),
+            };
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (word, rest) = match line.find(char::is_whitespace) {
+                Some(i) => (&line[..i], line[i..].trim()),
+                None => (line, ""),
+            };
+            match word.to_ascii_uppercase().as_str() {
+                "MESSAGE" => *message = Some(rest.to_string()),
+                "DEBUG" => {}
+                "ERROR" | "UNKNOWN" if rest.to_ascii_uppercase().contains("INFO") => {}
+                _ => return Ok(line.to_string()),
+            }
+        }
+    }
+
+    /// Why the brain stopped talking: its exit status (waiting briefly for it) and the last
+    /// line of its standard error.
+    fn exit_note(&mut self) -> String {
+        let mut note = match wait_exit(&mut self.child, Duration::from_millis(200)) {
+            Some(status) => format!("the brain exited ({status})"),
+            None => "the brain closed its output".to_string(),
+        };
+        if let Some(tail) = self.log.as_deref().and_then(last_log_line) {
+            note.push_str(&format!("; stderr: {tail}"));
+        }
+        note
+    }
+
+    /// Asks the brain to exit (`END`), then kills it if it has not after [`END_WAIT_MS`].
+    fn stop(&mut self) {
+        if self.stdin.is_some() {
+            let _ = self.send("END");
+        }
+        self.stdin = None;
+        if wait_exit(&mut self.child, Duration::from_millis(END_WAIT_MS)).is_none() {
+            self.kill();
+        }
+    }
+
+    /// Kills the brain and reaps it.
+    fn kill(&mut self) {
+        self.stdin = None;
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The instant `ms` milliseconds from now (capped at a day, so no limit can overflow).
+fn deadline_in(ms: u64) -> Instant {
+    Instant::now() + Duration::from_millis(ms.min(24 * 3600 * 1000))
+}
+
+/// Polls for the child's exit for at most `wait`.
+fn wait_exit(child: &mut Child, wait: Duration) -> Option<std::process::ExitStatus> {
+    let deadline = Instant::now() + wait;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+            _ => return None,
+        }
+    }
+}
+
+/// The last non-empty line of a log file (at most [`QUOTE`] characters of it).
+fn last_log_line(path: &Path) -> Option<String> {
+    let mut file = File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let start = len.saturating_sub(4096);
+    io::Seek::seek(&mut file, io::SeekFrom::Start(start)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(4096).read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let line = text.lines().rev().map(str::trim).find(|l| !l.is_empty())?;
+    Some(quote(line))
+}
+
+/// At most [`QUOTE`] characters of `text` (control characters escaped), with `...` when cut.
+fn quote(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == QUOTE {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The reader thread: sends each output line (lossily decoded, cut at [`MAX_LINE`] bytes)
+/// until the output closes or the player is gone.
+fn read_lines(stdout: ChildStdout, tx: SyncSender<String>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match read_capped_line(&mut reader, &mut buf, MAX_LINE) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim_end_matches(['\r', '\n']).to_string();
+        if tx.send(line).is_err() {
+            break;
+        }
+    }
+}
+
+/// Reads one line into `buf`, keeping at most `cap` bytes of it. Returns the bytes consumed
+/// (0 at the end of the input).
+fn read_capped_line(r: &mut impl BufRead, buf: &mut Vec<u8>, cap: usize) -> io::Result<usize> {
+    let mut total = 0;
+    loop {
+        let (done, used) = {
+            let available = match r.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                return Ok(total);
+            }
+            let (done, used) = match available.iter().position(|&b| b == b'\n') {
+                Some(i) => (true, i + 1),
+                None => (false, available.len()),
+            };
+            let room = cap.saturating_sub(buf.len());
+            buf.extend_from_slice(&available[..used.min(room)]);
+            (done, used)
+        };
+        r.consume(used);
+        total += used;
+        if done {
+            return Ok(total);
+        }
+    }
+}
+
+/// Parses a move answer `x,y` on a `size` board.
+fn parse_move(line: &str, size: usize) -> Result<Pos, String> {
+    let not_a_move = || format!("'{}' is not a move", quote(line));
+    let (x, y) = line.split_once(',').ok_or_else(not_a_move)?;
+    let x: usize = x.trim().parse().map_err(|_| not_a_move())?;
+    let y: usize = y.trim().parse().map_err(|_| not_a_move())?;
+    if x >= size || y >= size {
+        return Err(format!("{x},{y} is off the {size}x{size} board"));
+    }
+    Ok(Pos::new(x, y))
+}
+
+/// Depth, nodes and score from a `pbrain-wuzi`-style message
+/// (`... score -226 ... depth 3-3 nodes 4096 ...`); `None` for what it does not say.
+fn parse_stats(message: &str) -> (Option<i32>, Option<u64>, Option<i32>) {
+    let words: Vec<&str> = message.split_whitespace().collect();
+    let after = |key: &str| {
+        words
+            .windows(2)
+            .find(|w| w[0].eq_ignore_ascii_case(key))
+            .map(|w| w[1])
+    };
+    let depth = after("depth").and_then(|d| d.split('-').next()?.parse().ok());
+    let nodes = after("nodes").and_then(|n| n.parse().ok());
+    let score = after("score").and_then(|s| s.parse().ok());
+    (depth, nodes, score)
+}
+
+/// The brain's view of the current game.
+struct GameState {
+    size: usize,
+    /// Moves (from the empty board) the brain knows, counting its own last answer; `None`
+    /// before its first move of the game.
+    synced: Option<usize>,
+    /// The brain's last answer.
+    last_reply: Option<Pos>,
+}
+
+/// Numbers the temporary working folders of this process.
+static FOLDERS: AtomicU64 = AtomicU64::new(0);
+
+/// An external Gomocup brain as a [`Player`] (see the [module documentation](self)).
+pub struct ExternalPlayer {
+    name: String,
+    program: String,
+    args: Vec<String>,
+    workdir: Option<PathBuf>,
+    limits: PlayerLimits,
+    grace_ms: u64,
+    /// The temporary working folder this player made (removed on drop).
+    own_dir: Option<PathBuf>,
+    process: Option<Process>,
+    game: Option<GameState>,
+    last_message: Option<String>,
+}
+
+impl ExternalPlayer {
+    /// A player that runs `program` with `args` in `workdir` (default: a temporary folder)
+    /// under the time limits of `limits`. Nothing starts until the first game.
+    pub fn new(
+        name: &str,
+        program: &str,
+        args: &[String],
+        workdir: Option<&Path>,
+        limits: PlayerLimits,
+    ) -> ExternalPlayer {
+        ExternalPlayer {
+            name: name.to_string(),
+            program: program.to_string(),
+            args: args.to_vec(),
+            workdir: workdir.map(Path::to_path_buf),
+            limits,
+            grace_ms: DEFAULT_GRACE_MS,
+            own_dir: None,
+            process: None,
+            game: None,
+            last_message: None,
+        }
+    }
+
+    /// Waits `ms` beyond a move's limit before giving up on the brain (default
+    /// [`DEFAULT_GRACE_MS`]).
+    pub fn with_grace(mut self, ms: u64) -> ExternalPlayer {
+        self.grace_ms = ms;
+        self
+    }
+
+    /// The process id of the running brain, if one runs.
+    pub fn process_id(&self) -> Option<u32> {
+        self.process.as_ref().map(Process::pid)
+    }
+
+    /// The working folder: the one given, or the temporary one once the brain has started.
+    pub fn working_folder(&self) -> Option<&Path> {
+        self.workdir.as_deref().or(self.own_dir.as_deref())
+    }
+
+    /// The last `MESSAGE` text the brain sent (during the last move, or earlier).
+    pub fn last_message(&self) -> Option<&str> {
+        self.last_message.as_deref()
+    }
+
+    /// The working folder, made if needed, as an absolute path.
+    fn folder(&mut self) -> io::Result<PathBuf> {
+        let dir = match (&self.workdir, &self.own_dir) {
+            (Some(d), _) => d.clone(),
+            (None, Some(d)) => d.clone(),
+            (None, None) => {
+                let n = FOLDERS.fetch_add(1, Ordering::Relaxed);
+                let d = std::env::temp_dir()
+                    .join(format!("wuzi-arena-brain-{}-{n}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&d);
+                std::fs::create_dir_all(&d)?;
+                self.own_dir = Some(d.clone());
+                d
+            }
+        };
+        std::fs::create_dir_all(&dir)?;
+        dir.canonicalize()
+    }
+
+    /// The program as the child should be started: a relative path with a separator is
+    /// taken from the arena's folder, not the brain's.
+    fn program_path(&self) -> PathBuf {
+        let p = PathBuf::from(&self.program);
+        let has_separator =
+            self.program.contains('/') || self.program.contains(std::path::MAIN_SEPARATOR);
+        if has_separator && p.is_relative() {
+            if let Ok(cwd) = std::env::current_dir() {
+                return cwd.join(p);
+            }
+        }
+        p
+    }
+
+    /// Starts a new process (the old one, if any, is killed).
+    fn spawn(&mut self) -> Result<&mut Process, PlayerError> {
+        self.discard();
+        let dir = self
+            .folder()
+            .map_err(|e| PlayerError::Crash(format!("working folder: {e}")))?;
+        let process = Process::spawn(&self.program_path(), &self.args, &dir)
+            .map_err(|e| PlayerError::Crash(format!("cannot start {}: {e}", self.program)))?;
+        Ok(self.process.insert(process))
+    }
+
+    /// Kills the process, if any; the next game starts a new one.
+    fn discard(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        self.game = None;
+    }
+
+    /// Sends `command` and expects `OK` within [`START_TIMEOUT_MS`].
+    fn expect_ok(&mut self, command: &str) -> Result<(), PlayerError> {
+        let process = self
+            .process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))?;
+        process.send(command).map_err(PlayerError::Crash)?;
+        match process.reply(deadline_in(START_TIMEOUT_MS), &mut self.last_message) {
+            Ok(line) if line.eq_ignore_ascii_case("OK") => Ok(()),
+            Ok(line) => Err(PlayerError::Crash(format!(
+                "answered '{}' to {command}",
+                quote(&line)
+            ))),
+            Err(Wait::Timeout) => Err(PlayerError::Crash(format!(
+                "no answer to {command} within {START_TIMEOUT_MS} ms"
+            ))),
+            Err(Wait::Closed) => Err(PlayerError::Crash(format!(
+                "{} after {command}",
+                process.exit_note()
+            ))),
+        }
+    }
+
+    /// The brain is running and has accepted `START size` or `RESTART`.
+    fn ready(&mut self, size: usize) -> Result<(), PlayerError> {
+        if let Some(process) = &self.process {
+            let command = if process.size == Some(size) {
+                "RESTART".to_string()
+            } else {
+                format!("START {size}")
+            };
+            if self.expect_ok(&command).is_ok() {
+                return Ok(());
+            }
+        }
+        self.spawn()?;
+        self.expect_ok(&format!("START {size}"))
+    }
+
+    /// The `INFO` lines sent at the start of a game.
+    fn game_info(&self, start: &GameStart, folder: Option<&Path>) -> String {
+        let l = &self.limits;
+        let turn = l.move_ms.or(l.game_ms).unwrap_or(DEFAULT_TURN_MS);
+        let mut info = vec![
+            format!("INFO timeout_turn {turn}"),
+            format!("INFO timeout_match {}", l.game_ms.unwrap_or(0)),
+            format!("INFO max_memory {}", max_memory_bytes(l.hash_mb, l.threads)),
+            "INFO game_type 1".to_string(),
+            format!("INFO rule {}", rule_bits(start.rule)),
+            format!("INFO thread_num {}", l.threads.max(1)),
+        ];
+        if let Some(f) = folder {
+            info.push(format!("INFO folder {}", f.display()));
+        }
+        info.join("\n")
+    }
+
+    fn start_game(&mut self, start: &GameStart) -> Result<(), PlayerError> {
+        self.ready(start.size)?;
+        let folder = self.folder().ok();
+        let info = self.game_info(start, folder.as_deref());
+        let process = self
+            .process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))?;
+        process.size = Some(start.size);
+        process.send(&info).map_err(PlayerError::Crash)?;
+        self.game = Some(GameState {
+            size: start.size,
+            synced: None,
+            last_reply: None,
+        });
+        Ok(())
+    }
+
+    /// The time the brain has for this move, in ms.
+    fn move_limit(&self, request: &MoveRequest<'_>) -> u64 {
+        let l = &self.limits;
+        let clock = l
+            .game_ms
+            .map(|g| request.clock.map_or(g, |c| c.time_left_ms));
+        match (l.move_ms, clock) {
+            (Some(t), Some(c)) => t.min(c),
+            (Some(t), None) => t,
+            (None, Some(c)) => c,
+            (None, None) => DEFAULT_TURN_MS,
+        }
+    }
+
+    fn play_move(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, PlayerError> {
+        let history = request.board.history();
+        let own = request.board.side_to_move();
+        let limit = self.move_limit(request);
+        let game = self
+            .game
+            .as_ref()
+            .ok_or_else(|| PlayerError::Crash("no game started".into()))?;
+        let size = game.size;
+        let n = history.len();
+        let mut text = String::new();
+        if let Some(game_ms) = self.limits.game_ms {
+            let left = request.clock.map_or(game_ms, |c| c.time_left_ms);
+            text.push_str(&format!("INFO time_left {left}\n"));
+        }
+        let command = match game.synced {
+            Some(k) if n == k + 1 && k >= 1 && Some(history[k - 1].pos) == game.last_reply => {
+                let p = history[k].pos;
+                format!("TURN {},{}", p.x(), p.y())
+            }
+            None if n == 0 => "BEGIN".to_string(),
+            _ => {
+                let mut block = String::from("BOARD\n");
+                for r in history {
+                    let who = if r.stone == own { 1 } else { 2 };
+                    block.push_str(&format!("{},{},{who}\n", r.pos.x(), r.pos.y()));
+                }
+                block.push_str("DONE");
+                block
+            }
+        };
+        text.push_str(&command);
+        let name = command.lines().next().unwrap_or("").to_string();
+        let grace = self.grace_ms;
+        let process = self
+            .process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))?;
+        process.send(&text).map_err(PlayerError::Crash)?;
+        let deadline = deadline_in(limit.saturating_add(grace));
+        let mut message = None;
+        let line = match process.reply(deadline, &mut message) {
+            Ok(line) => line,
+            Err(Wait::Timeout) => {
+                return Err(PlayerError::Timeout(format!(
+                    "no answer to {name} within {limit}+{grace} ms; the brain was killed"
+                )))
+            }
+            Err(Wait::Closed) => {
+                return Err(PlayerError::Crash(format!(
+                    "{} during {name}",
+                    process.exit_note()
+                )))
+            }
+        };
+        let mv = parse_move(&line, size)
+            .map_err(|e| PlayerError::Illegal(format!("{e} (answer to {name})")))?;
+        let (depth, nodes, score) = message.as_deref().map(parse_stats).unwrap_or_default();
+        if message.is_some() {
+            self.last_message = message;
+        }
+        if let Some(g) = self.game.as_mut() {
+            g.synced = Some(n + 1);
+            g.last_reply = Some(mv);
+        }
+        Ok(MoveReply {
+            mv: Some(mv),
+            nodes,
+            depth,
+            score,
+        })
+    }
+}
+
+impl Player for ExternalPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, start: &GameStart) -> Result<(), PlayerError> {
+        self.game = None;
+        let result = self.start_game(start);
+        if result.is_err() {
+            self.discard();
+        }
+        result
+    }
+
+    fn play(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, PlayerError> {
+        let result = self.play_move(request);
+        if result.is_err() {
+            // Its state is unknown (and a late answer would be read as the next one).
+            self.discard();
+        }
+        result
+    }
+
+    fn end_game(&mut self) {
+        self.game = None;
+    }
+}
+
+impl Drop for ExternalPlayer {
+    fn drop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.stop();
+        }
+        if let Some(d) = self.own_dir.take() {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn about_lines_parse() {
+        let a = parse_about(
+            r#"name="wuzi", version="0.1.0", author="wuzi developers", country="China""#,
+        );
+        assert_eq!(a.get("name").map(String::as_str), Some("wuzi"));
+        assert_eq!(a.get("author").map(String::as_str), Some("wuzi developers"));
+        assert_eq!(a.len(), 4);
+        let a = parse_about("name=Rapfi, version = 2 ,www=\"a, b\"");
+        assert_eq!(a.get("name").map(String::as_str), Some("Rapfi"));
+        assert_eq!(a.get("version").map(String::as_str), Some("2"));
+        assert_eq!(a.get("www").map(String::as_str), Some("a, b"));
+        assert!(parse_about("garbage without equals").is_empty());
+        assert!(parse_about("=\"x\"").is_empty());
+        let _ = parse_about("name=\"unterminated");
+    }
+
+    #[test]
+    fn moves_parse_and_bad_answers_are_errors() {
+        assert_eq!(parse_move("7,7", 15), Ok(Pos::new(7, 7)));
+        assert_eq!(parse_move(" 14 , 0 ", 15), Ok(Pos::new(14, 0)));
+        assert!(parse_move("15,0", 15)
+            .unwrap_err()
+            .contains("off the 15x15"));
+        assert!(parse_move("99999999999999999999,1", 15).is_err());
+        assert!(parse_move("hello", 15).unwrap_err().contains("not a move"));
+        assert!(parse_move("UNKNOWN BEGIN", 15).is_err());
+        assert!(parse_move("-1,3", 15).is_err());
+        let long = "x".repeat(1000);
+        assert!(parse_move(&long, 15).unwrap_err().len() < 200);
+    }
+
+    #[test]
+    fn stats_come_from_pbrain_messages() {
+        let m = "best j8 score -226 (search) depth 3-3 nodes 4096 speed 215k/s time 19ms pv j8";
+        assert_eq!(parse_stats(m), (Some(3), Some(4096), Some(-226)));
+        assert_eq!(parse_stats("depth 5-9 score win7"), (Some(5), None, None));
+        assert_eq!(parse_stats("hello"), (None, None, None));
+        assert_eq!(parse_stats("nodes"), (None, None, None));
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_the_rest_skipped() {
+        let data = format!("{}\nOK\r\nlast", "a".repeat(100));
+        let mut r = BufReader::with_capacity(16, data.as_bytes());
+        let mut buf = Vec::new();
+        assert_eq!(read_capped_line(&mut r, &mut buf, 10).expect("reads"), 101);
+        assert_eq!(buf, b"aaaaaaaaaa");
+        buf.clear();
+        assert_eq!(read_capped_line(&mut r, &mut buf, 10).expect("reads"), 4);
+        assert_eq!(buf, b"OK\r\n");
+        buf.clear();
+        assert_eq!(read_capped_line(&mut r, &mut buf, 10).expect("reads"), 4);
+        assert_eq!(buf, b"last");
+        buf.clear();
+        assert_eq!(read_capped_line(&mut r, &mut buf, 10).expect("reads"), 0);
+    }
+
+    #[test]
+    fn info_values() {
+        assert_eq!(
+            [Rule::Freestyle, Rule::Standard, Rule::Renju].map(rule_bits),
+            [0, 1, 4]
+        );
+        // pbrain-wuzi keeps BASE + THREAD * threads aside, so it gets exactly the hash.
+        let bytes = max_memory_bytes(16, 2);
+        assert_eq!(
+            wuzi_engine::protocol::hash_for_memory(bytes, None, 2),
+            16,
+            "{bytes}"
+        );
+        assert_eq!(quote(&"é".repeat(300)).chars().count(), QUOTE + 3);
+        assert_eq!(quote("a\u{1b}[2Jb\u{0}"), "a\\u{1b}[2Jb\\u{0}");
+        assert!(deadline_in(u64::MAX) > Instant::now());
+    }
+
+    #[test]
+    fn missing_programs_are_not_resolved() {
+        assert!(resolve_program("").is_none());
+        assert!(resolve_program("/nonexistent/pbrain-x").is_none());
+        assert!(resolve_program("pbrain-surely-not-installed-anywhere").is_none());
+    }
+}
