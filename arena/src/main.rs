@@ -32,7 +32,11 @@ use wuzi_engine::Rule;
     after_help = "Players: --player 'name=new,params=new.toml,set=defence=60,nodes=2000' (keys: name, \
 params, set (repeatable), preset=default|classic, nodes, depth, move-ms, tc=GAME_MS+INC_MS, threads, \
 hash-mb; a bare word is a name). Limits given as options (--nodes, --tc, ...) apply to every player \
-that does not set its own.\n\nExit status: 0 when the run completes, 2 on any error (bad input, \
+that does not set its own.\n\nExternal Gomocup brains: --player 'name=x,cmd=./pbrain-x,arg=--flag,\
+dir=work/x,move-ms=1000' (cmd: the program; arg: one argument, repeatable; dir: its working folder, \
+default a temporary one; time limits only, move-ms and tc, as nodes and depth apply to in-process \
+engines only; threads and hash-mb are sent as INFO thread_num and max_memory; the name defaults to \
+the brain's ABOUT name).\n\nExit status: 0 when the run completes, 2 on any error (bad input, \
 unreadable files)."
 )]
 struct Cli {

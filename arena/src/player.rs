@@ -6,13 +6,13 @@
 //! and clears it (`new_game`) at the start of each game, so a game's moves never depend on
 //! the games played before it.
 //!
-//! New kinds of players (an external Gomocup brain run as a child process, for instance) add a
-//! [`PlayerKind`] variant, a type implementing [`Player`] and a case in [`PlayerSpec::build`];
-//! the referee, runner and records need no change.
+//! New kinds of players add a [`PlayerKind`] variant, a type implementing [`Player`] and a case
+//! in [`PlayerSpec::build`], as the external Gomocup brain ([`crate::external`]) does; the
+//! referee, runner and records need no change.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -20,6 +20,7 @@ use wuzi_engine::search::Clock;
 use wuzi_engine::{Board, Engine, Limits, Params, Pos, Rule, Stone};
 
 use crate::error::{ArenaError, Result};
+use crate::external::ExternalPlayer;
 
 /// Largest hash table an arena engine may use, in MB (many engines run at once).
 pub const MAX_HASH_MB: usize = 1024;
@@ -126,6 +127,18 @@ pub enum PlayerKind {
     /// The engine's `classic` reference player (textbook alpha-beta, classic score table);
     /// parameters and threads do not apply to it.
     Classic,
+    /// An external Gomocup brain run as a child process ([`crate::external`]); it takes time
+    /// limits only.
+    External {
+        /// The program: a path, or a bare name looked up in `PATH`.
+        command: String,
+        /// Its command-line arguments.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        args: Vec<String>,
+        /// Its working folder (default: a temporary folder per player instance).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        workdir: Option<PathBuf>,
+    },
 }
 
 /// A player: a unique name, what it is and its limits.
@@ -164,7 +177,7 @@ impl PlayerSpec {
                     }),
                 )
             }
-            PlayerKind::Classic => None,
+            PlayerKind::Classic | PlayerKind::External { .. } => None,
         }
     }
 
@@ -172,7 +185,7 @@ impl PlayerSpec {
     pub fn params_diff(&self) -> BTreeMap<String, i32> {
         match &self.kind {
             PlayerKind::Engine { params, .. } => params.clone(),
-            PlayerKind::Classic => BTreeMap::new(),
+            PlayerKind::Classic | PlayerKind::External { .. } => BTreeMap::new(),
         }
     }
 
@@ -216,6 +229,18 @@ impl PlayerSpec {
         if matches!(l.depth, Some(d) if d < 1) || l.nodes == Some(0) {
             return Err(bad("depth and nodes must be positive".into()));
         }
+        if let PlayerKind::External { command, .. } = &self.kind {
+            if command.is_empty() {
+                return Err(bad("empty cmd".into()));
+            }
+            if l.move_ms.is_none() && l.game_ms.is_none() {
+                return Err(bad(
+                    "an external brain needs a time limit (move-ms or tc): the protocol has \
+                     no node or depth limit"
+                        .into(),
+                ));
+            }
+        }
         if !l.is_bounded() {
             return Err(bad(
                 "no limit: give nodes, depth, move time or game time".into()
@@ -240,6 +265,17 @@ impl PlayerSpec {
                 Engine::classic(),
                 self.limits.clone(),
             ))),
+            PlayerKind::External {
+                command,
+                args,
+                workdir,
+            } => Ok(Box::new(ExternalPlayer::new(
+                &self.name,
+                command,
+                args,
+                workdir.as_deref(),
+                self.limits.clone(),
+            ))),
         }
     }
 
@@ -247,6 +283,11 @@ impl PlayerSpec {
     /// `name=NAME`, `params=FILE.toml`, `set=PARAM=VALUE` (repeatable), `preset=default|classic`,
     /// `nodes=N`, `depth=N`, `move-ms=N`, `tc=GAME_MS[+INC_MS]`, `threads=N`, `hash-mb=N`.
     /// A bare word is a name. Items not given take the values of `defaults`.
+    ///
+    /// An external Gomocup brain: `cmd=PROGRAM` with `arg=TEXT` (repeatable) and `dir=FOLDER`
+    /// (see [`crate::external`]); it takes `move-ms`/`tc`, `threads` and `hash-mb` but no
+    /// `nodes`, `depth` (the defaults' are dropped), `params`, `set` or `preset`. Without
+    /// `name=` it is named after its `ABOUT` answer, else after the program's file name.
     pub fn parse(text: &str, defaults: &PlayerLimits) -> Result<PlayerSpec> {
         let bad = |message: String| ArenaError::PlayerSpec {
             spec: text.to_string(),
@@ -257,6 +298,10 @@ impl PlayerSpec {
         let mut sets = Vec::new();
         let mut classic = false;
         let mut limits = defaults.clone();
+        let mut command: Option<String> = None;
+        let mut args = Vec::new();
+        let mut workdir: Option<PathBuf> = None;
+        let mut search_limits = false;
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let Some((key, value)) = item.split_once('=') else {
                 if name.is_none() {
@@ -286,8 +331,15 @@ impl PlayerSpec {
                         )))
                     }
                 },
-                "nodes" => limits.nodes = Some(num(value)?),
+                "cmd" | "command" => command = Some(value.to_string()),
+                "arg" => args.push(value.to_string()),
+                "dir" | "workdir" => workdir = Some(PathBuf::from(value)),
+                "nodes" => {
+                    search_limits = true;
+                    limits.nodes = Some(num(value)?)
+                }
                 "depth" => {
+                    search_limits = true;
                     limits.depth = Some(
                         i32::try_from(num(value)?).map_err(|_| bad("depth too large".into()))?,
                     )
@@ -305,6 +357,13 @@ impl PlayerSpec {
         }
         if classic && (file.is_some() || !sets.is_empty()) {
             return Err(bad("the classic preset takes no parameters".into()));
+        }
+        if let Some(command) = command {
+            let engine_keys = classic || file.is_some() || !sets.is_empty() || search_limits;
+            return Self::parse_external(text, name, command, args, workdir, limits, engine_keys);
+        }
+        if !args.is_empty() || workdir.is_some() {
+            return Err(bad("arg and dir need cmd=PROGRAM".into()));
         }
         let name = name.unwrap_or_else(|| {
             if classic {
@@ -335,6 +394,61 @@ impl PlayerSpec {
             }
         };
         let spec = PlayerSpec { name, kind, limits };
+        spec.validate()?;
+        Ok(spec)
+    }
+}
+
+impl PlayerSpec {
+    /// The rest of [`PlayerSpec::parse`] for an external brain; `engine_keys`: the spec also
+    /// has keys that only in-process engines take.
+    fn parse_external(
+        text: &str,
+        name: Option<String>,
+        command: String,
+        args: Vec<String>,
+        workdir: Option<PathBuf>,
+        mut limits: PlayerLimits,
+        engine_keys: bool,
+    ) -> Result<PlayerSpec> {
+        let bad = |message: String| ArenaError::PlayerSpec {
+            spec: text.to_string(),
+            message,
+        };
+        if engine_keys {
+            return Err(bad(
+                "params, set, preset, nodes and depth do not apply to an \
+                 external brain (pass its options with arg=..., limit it with move-ms or tc)"
+                    .into(),
+            ));
+        }
+        if crate::external::resolve_program(&command).is_none() {
+            return Err(bad(format!("cmd: no program '{command}'")));
+        }
+        limits.nodes = None;
+        limits.depth = None;
+        let name = match name {
+            Some(n) => n,
+            None => crate::external::query_about(&command, &args, workdir.as_deref())
+                .ok()
+                .and_then(|about| about.get("name").cloned())
+                .filter(|n| !n.trim().is_empty())
+                .unwrap_or_else(|| {
+                    Path::new(&command)
+                        .file_name()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| command.clone())
+                }),
+        };
+        let spec = PlayerSpec {
+            name,
+            kind: PlayerKind::External {
+                command,
+                args,
+                workdir,
+            },
+            limits,
+        };
         spec.validate()?;
         Ok(spec)
     }
@@ -378,6 +492,13 @@ impl fmt::Display for PlayerSpec {
                 write!(f, " [{}]", p.join(" "))?;
             }
             PlayerKind::Engine { .. } => {}
+            PlayerKind::External { command, args, .. } => {
+                write!(f, " (external {command}")?;
+                for a in args {
+                    write!(f, " {a}")?;
+                }
+                write!(f, ")")?;
+            }
         }
         Ok(())
     }
