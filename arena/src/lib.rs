@@ -14,6 +14,7 @@
 //! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
 //! - [`stats`]: pentanomial statistics and the SPRT.
+//! - [`gate`]: the strength-regression gate (suites, then an SPRT against a baseline).
 //! - [`chart`]: PNG + SVG charts of scores, Elo sweeps, SPRT runs, colour splits and tuning.
 
 #![warn(missing_docs)]
@@ -23,6 +24,7 @@ pub mod config;
 pub mod default_match;
 pub mod error;
 pub mod external;
+pub mod gate;
 pub mod opening;
 pub mod player;
 pub mod record;
