@@ -146,6 +146,10 @@ enum Command {
         #[arg(long)]
         size: Option<usize>,
     },
+    /// Strength-regression gate: the rule and tactics suites, then an SPRT of a candidate
+    /// against a baseline within a pair budget. Exit status 0 pass, 1 regression found, 2 could
+    /// not run.
+    Gate(Box<GateArgs>),
 }
 
 /// Options shared by the run commands.
@@ -723,15 +727,215 @@ fn main_inner() -> Result<()> {
             out,
             size,
         } => export(&input, format, out.as_deref(), size),
+        Command::Gate(args) => gate_command(*args),
     }
 }
 
 fn main() -> ExitCode {
     match main_inner() {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<RegressionFound>() => ExitCode::from(1),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Options of `wuzi-arena gate`; the defaults and their reasoning are documented in
+/// `wuzi_arena::gate`.
+#[derive(Args)]
+#[command(
+    after_help = "Exit status: 0 pass, 1 regression found (a suite case failed, the SPRT \
+accepted H0, or the budget ran out with LLR < 0 and the Elo interval below 0), 2 could not run \
+(bad input, unreadable suites, a failed build).\n\nExamples:\n  wuzi-arena gate\n  wuzi-arena \
+gate --candidate 'params=new.toml' --pairs 2000\n  wuzi-arena gate --baseline-ref origin/main \
+--move-ms 50 --pairs 600"
+)]
+struct GateArgs {
+    /// The candidate, a player spec of this build's engine [default:
+    /// params=suites/params/default.toml].
+    #[arg(long, value_name = "SPEC")]
+    candidate: Option<String>,
+    /// The baseline, a player spec [default: params=suites/params/baseline.toml].
+    #[arg(long, value_name = "SPEC", conflicts_with = "baseline_ref")]
+    baseline: Option<String>,
+    /// Use another build as the baseline: check GIT_REF out into a temporary worktree, build its
+    /// pbrain-wuzi (and the current tree's, as the candidate) and play them as Gomocup brains
+    /// at --move-ms per move.
+    #[arg(long, value_name = "GIT_REF")]
+    baseline_ref: Option<String>,
+    /// The repository of --baseline-ref (any folder inside it).
+    #[arg(long, default_value = ".")]
+    repo: PathBuf,
+    /// Cargo target folder of the --baseline-ref builds [default: gate-build under
+    /// CARGO_TARGET_DIR or the repository's target].
+    #[arg(long)]
+    build_dir: Option<PathBuf>,
+    /// Time per move of the built brains (--baseline-ref), ms.
+    #[arg(long, default_value_t = wuzi_arena::gate::DEFAULT_MOVE_MS)]
+    move_ms: u64,
+    /// A suite folder or file to run first; repeatable [default: suites/rules, suites/tactics].
+    #[arg(long = "suite", value_name = "PATH")]
+    suites: Vec<PathBuf>,
+    /// Skip the suites.
+    #[arg(long, conflicts_with = "suites")]
+    no_suites: bool,
+    /// Nodes per move, for players that set none.
+    #[arg(long, default_value_t = wuzi_arena::gate::DEFAULT_NODES)]
+    nodes: u64,
+    /// Hash table per engine, MB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+    hash_mb: usize,
+    /// Budget: most game pairs before the budget rule decides.
+    #[arg(long, default_value_t = wuzi_arena::gate::DEFAULT_PAIRS)]
+    pairs: u64,
+    /// SPRT `elo0,elo1[,alpha,beta]`: H0 (fail) elo0, H1 (pass) elo1.
+    #[arg(long, default_value = "-20,0", allow_hyphen_values = true)]
+    sprt: String,
+    /// Elo model of the SPRT bounds: logistic or normalized.
+    #[arg(long, default_value = "logistic", value_parser = parse_model)]
+    sprt_model: EloModel,
+    /// Openings: `random[:COUNT[:STONES]]`, `renju26` or a file [default: random:PAIRS, one
+    /// random balanced opening per pair, at most 2000].
+    #[arg(long)]
+    openings: Option<String>,
+    /// freestyle, standard or renju.
+    #[arg(long, default_value = "renju")]
+    rule: Rule,
+    /// Board side, 5 to 20.
+    #[arg(long, default_value_t = 15)]
+    size: usize,
+    /// Run seed: openings and their order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Draw after this many moves (opening included).
+    #[arg(long)]
+    max_moves: Option<usize>,
+    /// Games played at once [default: all cores].
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Output folder: summary.md, gate.json, charts, the run's records.
+    #[arg(long, default_value = wuzi_arena::gate::DEFAULT_OUT)]
+    out: PathBuf,
+    /// Also append the markdown summary to this file [default: $GITHUB_STEP_SUMMARY if set].
+    #[arg(long, value_name = "FILE")]
+    step_summary: Option<PathBuf>,
+    /// No progress bar or stage messages.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The gate found a regression: exit status 1 (its report is already printed).
+#[derive(Debug)]
+struct RegressionFound;
+
+impl std::fmt::Display for RegressionFound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("regression found")
+    }
+}
+
+impl std::error::Error for RegressionFound {}
+
+/// `wuzi-arena gate`: see [`GateArgs`] and `wuzi_arena::gate`.
+fn gate_command(args: GateArgs) -> Result<()> {
+    use wuzi_arena::gate::{self, Baseline, GateConfig, GateEvent, Verdict};
+    let limits = PlayerLimits {
+        nodes: Some(args.nodes),
+        hash_mb: args.hash_mb,
+        ..PlayerLimits::default()
+    };
+    let spec = |given: &Option<String>, file: &str| {
+        PlayerSpec::parse(
+            given.as_deref().unwrap_or(&format!("params={file}")),
+            &limits,
+        )
+    };
+    let candidate = spec(&args.candidate, gate::DEFAULT_CANDIDATE_PARAMS)?;
+    let baseline = match &args.baseline_ref {
+        Some(reference) => Baseline::GitRef(reference.clone()),
+        None => Baseline::Player(spec(&args.baseline, gate::DEFAULT_BASELINE_PARAMS)?),
+    };
+    let mut config = GateConfig::new(candidate, baseline);
+    config.suites = if args.no_suites {
+        Vec::new()
+    } else if args.suites.is_empty() {
+        gate::DEFAULT_SUITES.iter().map(PathBuf::from).collect()
+    } else {
+        args.suites.clone()
+    };
+    config.game = GameSettings {
+        size: args.size,
+        rule: args.rule,
+        max_moves: args.max_moves,
+        ..GameSettings::default()
+    };
+    config.openings = match &args.openings {
+        Some(o) => Source::parse(o, None, false)?,
+        None => gate::default_openings(args.pairs),
+    };
+    config.pairs = args.pairs;
+    config.seed = args.seed;
+    config.sprt =
+        SprtParams::parse(&args.sprt, args.sprt_model).map_err(wuzi_arena::ArenaError::from)?;
+    config.concurrency = args.concurrency.unwrap_or_else(default_concurrency);
+    config.out = args.out.clone();
+    config.repo = args.repo.clone();
+    config.build_dir = args.build_dir.clone();
+    config.move_ms = args.move_ms;
+
+    let bar = ProgressBar::with_draw_target(
+        Some(0),
+        if args.quiet || !std::io::stderr().is_terminal() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games (budget), eta {eta} | {msg}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    let quiet = args.quiet;
+    let mut observer = |event: GateEvent<'_>| match event {
+        GateEvent::Message(m) if !quiet => bar.suspend(|| eprintln!("gate: {m}")),
+        GateEvent::Message(_) => {}
+        GateEvent::Progress(p) => {
+            bar.set_length(p.total);
+            bar.set_position(p.done);
+            bar.set_message(progress_message(p));
+        }
+    };
+    let report = gate::run_gate(&config, &mut observer)?;
+    bar.finish_and_clear();
+    print!("{}", gate::render_markdown(&report));
+    let step_summary = args.step_summary.clone().or_else(|| {
+        std::env::var_os("GITHUB_STEP_SUMMARY")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    });
+    if let Some(path) = step_summary {
+        if let Err(e) = gate::append_markdown(&path, &report) {
+            eprintln!("warning: job summary not written: {e}");
+        }
+    }
+    if !quiet {
+        eprintln!(
+            "gate: {} ({} games to the decision); report in {}",
+            match report.verdict {
+                Verdict::Pass => "PASS",
+                Verdict::Fail => "FAIL",
+            },
+            report.games_to_decision(),
+            config.out.join(gate::SUMMARY_MD).display()
+        );
+    }
+    match report.verdict {
+        Verdict::Pass => Ok(()),
+        Verdict::Fail => Err(RegressionFound.into()),
     }
 }
