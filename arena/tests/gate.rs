@@ -1,0 +1,446 @@
+//! The strength gate end to end: a weakened candidate fails, the baseline against itself and
+//! against an irrelevant change passes, suite failures fail, bad input exits with status 2, and a
+//! built baseline's worktree is removed even when the build fails.
+//!
+//! Games are node-limited, so every result here is reproducible. The always-run tests use 500 to
+//! 1000 nodes per move and a few hundred games in all; the `#[ignore]`d ones repeat the
+//! strength tests at the gate's defaults (2000 nodes, 1000 pairs) and build a baseline from git
+//! (`cargo test -p wuzi-arena --test gate -- --ignored --nocapture`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use wuzi_arena::gate::{self, Baseline, Decision, GateConfig, GateReport, Verdict};
+use wuzi_arena::player::{PlayerLimits, PlayerSpec};
+
+/// The weakened parameter set: open threes and open fours valued far too low.
+const WEAK: &str = "set=w_open_three=20,set=w_open_four=100";
+
+/// A change without strength effect whose games still diverge: a single stone's background
+/// weight (`w_one`, 1 unit against 2000 for a five) one step from its default. It reorders
+/// quiet moves, so many pairs are no longer mirrored (w_one 0 -> 1 measured +4 +- 19 Elo over
+/// 726 games at 1000 nodes, where the SPRT accepted H1).
+fn irrelevant() -> String {
+    let spec = wuzi_engine::Params::spec("w_one").expect("w_one is a parameter");
+    let value = if spec.default < spec.max {
+        spec.default + 1
+    } else {
+        spec.default - 1
+    };
+    format!("set=w_one={value}")
+}
+
+/// A temporary directory removed on drop.
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(name: &str) -> Tmp {
+        let p = std::env::temp_dir().join(format!("wuzi-gate-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("temp dir");
+        Tmp(p)
+    }
+
+    fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+/// A gate of `candidate` against `baseline` (player specs) at `nodes` per move, `pairs` pairs,
+/// no suites, two workers, output in `out`.
+fn config(candidate: &str, baseline: &str, nodes: u64, pairs: u64, out: &Path) -> GateConfig {
+    let limits = PlayerLimits {
+        nodes: Some(nodes),
+        hash_mb: 4,
+        ..PlayerLimits::default()
+    };
+    let c = PlayerSpec::parse(candidate, &limits).expect("candidate spec");
+    let b = PlayerSpec::parse(baseline, &limits).expect("baseline spec");
+    let mut g = GateConfig::new(c, Baseline::Player(b));
+    g.suites = Vec::new();
+    g.pairs = pairs;
+    g.openings = gate::default_openings(pairs);
+    g.concurrency = 2;
+    g.out = out.to_path_buf();
+    g
+}
+
+fn run(config: &GateConfig) -> GateReport {
+    gate::run_gate(config, &mut |_| {}).expect("the gate runs")
+}
+
+/// Prints the decision and the games it took (shown with `--nocapture`).
+fn show(what: &str, r: &GateReport) {
+    let g = r.games.as_ref().expect("games played");
+    eprintln!(
+        "{what}: {:?} {:?} after {} games ({} pairs {}), Elo {:.1} [{:.1}, {:.1}], LLR {:.2}",
+        r.verdict,
+        r.decision,
+        g.games,
+        g.pairs,
+        g.penta,
+        g.elo.map_or(f64::NAN, |e| e.value),
+        g.elo.map_or(f64::NAN, |e| e.lower),
+        g.elo.map_or(f64::NAN, |e| e.upper),
+        g.llr
+    );
+}
+
+#[test]
+fn weakened_candidate_fails_the_gate() {
+    let tmp = Tmp::new("weak");
+    let r = run(&config(WEAK, "name=base", 1000, 300, &tmp.join("out")));
+    show("weakened at 1000 nodes", &r);
+    assert_eq!(r.verdict, Verdict::Fail);
+    assert_eq!(r.decision, Decision::SprtH0);
+    let g = r.games.as_ref().expect("games");
+    assert!(g.games <= 300, "took {} games", g.games);
+    assert!(g.elo.is_some_and(|e| e.upper < 0.0), "{:?}", g.elo);
+    assert!(g.llr <= g.lower);
+    // The report files: markdown, JSON, both charts, the run's records.
+    let md = std::fs::read_to_string(tmp.join("out").join(gate::SUMMARY_MD)).expect("summary");
+    assert!(md.contains("FAIL") && md.contains("H0 accepted"), "{md}");
+    let json = std::fs::read_to_string(tmp.join("out").join(gate::REPORT_JSON)).expect("json");
+    let back: GateReport = serde_json::from_str(&json).expect("gate.json parses");
+    assert_eq!(back.decision, Decision::SprtH0);
+    for f in [
+        "sprt.png",
+        "sprt.svg",
+        "score.png",
+        "score.svg",
+        "match/games.jsonl",
+    ] {
+        assert!(tmp.join("out").join(f).is_file(), "{f} missing");
+    }
+}
+
+/// Identical deterministic engines play mirrored pairs: each pair is 1-1 whatever the opening,
+/// the score is exactly 0.5 and the LLR rises by the same step every pair. This shows the gate
+/// raises no alarm on an unchanged engine (the common case in CI) and how fast it clears it,
+/// but not its error rate: there is no noise to be fooled by.
+#[test]
+fn identical_engines_pass_on_mirrored_pairs() {
+    let tmp = Tmp::new("same");
+    let r = run(&config("name=a", "name=b", 500, 300, &tmp.0));
+    show("identical at 500 nodes", &r);
+    assert_eq!(r.decision, Decision::SprtH1);
+    let g = r.games.as_ref().expect("games");
+    assert_eq!(g.penta.counts, [0, 0, 50, 0, 0]);
+    assert_eq!(g.games, 100);
+}
+
+/// An [`irrelevant`] change: within a small budget the gate must not call it a regression, and
+/// enough pairs differ from mirrored ones for that to mean something; at 1000 nodes the SPRT
+/// itself accepts H1 (see the ignored test below).
+#[test]
+fn irrelevant_change_passes_within_the_budget() {
+    let tmp = Tmp::new("irrelevant");
+    let r = run(&config(&irrelevant(), "name=base", 500, 150, &tmp.0));
+    show(&format!("{} at 500 nodes, 150 pairs", irrelevant()), &r);
+    assert_eq!(r.verdict, Verdict::Pass);
+    let g = r.games.as_ref().expect("games");
+    let even = g.penta.counts[2];
+    assert!(
+        g.pairs - even >= g.pairs / 10,
+        "too few decisive pairs for a meaningful test: {}",
+        g.penta
+    );
+}
+
+#[test]
+fn a_failing_suite_fails_the_gate_before_any_game() {
+    let tmp = Tmp::new("suite");
+    let suite = tmp.join("wrong.toml");
+    std::fs::write(
+        &suite,
+        "[[case]]\nname = \"wrong on purpose\"\nblack = \"g8 h8 i9 i10\"\nforbidden = \"a1\"\n",
+    )
+    .expect("writes");
+    let mut c = config("name=a", "name=b", 300, 10, &tmp.join("out"));
+    c.suites = vec![workspace().join("suites/rules"), suite];
+    let r = run(&c);
+    assert_eq!(r.verdict, Verdict::Fail);
+    assert_eq!(r.decision, Decision::SuitesFailed);
+    assert!(r.games.is_none());
+    assert_eq!(r.suites.len(), 2);
+    assert!(r.suites[0].failures.is_empty() && r.suites[0].passed >= 100);
+    assert_eq!(r.suites[1].failures.len(), 1);
+    assert!(!tmp.join("out/match/games.jsonl").exists());
+    let md = std::fs::read_to_string(tmp.join("out").join(gate::SUMMARY_MD)).expect("summary");
+    assert!(md.contains("wrong on purpose"), "{md}");
+}
+
+fn arena(args: &[&str], envs: &[(&str, &Path)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_wuzi-arena"));
+    c.current_dir(workspace()).arg("gate").args(args);
+    c.env_remove("GITHUB_STEP_SUMMARY");
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    c.output().expect("runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The defaults end to end from the workspace root: both suites, default.toml against
+/// baseline.toml (identical), summary appended to `$GITHUB_STEP_SUMMARY`; exit status 0.
+#[test]
+fn cli_default_gate_passes_and_writes_the_job_summary() {
+    let tmp = Tmp::new("cli");
+    let summary = tmp.join("step-summary.md");
+    std::fs::write(&summary, "earlier step\n").expect("writes");
+    let out = tmp.join("out");
+    let o = arena(
+        &[
+            "--nodes",
+            "300",
+            "--pairs",
+            "100",
+            "--quiet",
+            "--out",
+            &out.display().to_string(),
+        ],
+        &[("GITHUB_STEP_SUMMARY", &summary)],
+    );
+    let stdout = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{stdout}\n{}", text(&o.stderr));
+    assert!(stdout.contains("PASS"), "{stdout}");
+    assert!(stdout.contains("| `suites/tactics` |"), "{stdout}");
+    let appended = std::fs::read_to_string(&summary).expect("summary");
+    assert!(appended.starts_with("earlier step\n## Strength gate: ✅ PASS"));
+    assert!(out.join("summary.md").is_file() && out.join("sprt.png").is_file());
+}
+
+#[test]
+fn cli_regression_exits_with_status_1() {
+    let tmp = Tmp::new("cli-weak");
+    let o = arena(
+        &[
+            "--candidate",
+            WEAK,
+            "--nodes",
+            "500",
+            "--pairs",
+            "200",
+            "--no-suites",
+            "--quiet",
+            "--out",
+            &tmp.0.display().to_string(),
+        ],
+        &[],
+    );
+    let stdout = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{stdout}\n{}", text(&o.stderr));
+    assert!(stdout.contains("FAIL"), "{stdout}");
+    assert!(!text(&o.stderr).contains("error"), "{}", text(&o.stderr));
+}
+
+/// Expects exit status 2 with `needle` in the error message and no panic.
+fn fails(args: &[&str], needle: &str) {
+    let o = arena(args, &[]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected '{needle}' in: {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+#[test]
+fn cli_bad_input_exits_with_status_2() {
+    let tmp = Tmp::new("cli-bad");
+    let out = tmp.join("out").display().to_string();
+    let o = |extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        v.extend(["--quiet", "--out", &out].map(String::from));
+        v
+    };
+    let run = |extra: &[&str], needle: &str| {
+        let args = o(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        fails(&args, needle);
+    };
+    run(&["--candidate", "set=nope=1"], "unknown parameter 'nope'");
+    run(
+        &["--candidate", "preset=classic"],
+        "candidate must be the wuzi engine",
+    );
+    run(&["--baseline", "params=/no/such.toml"], "/no/such.toml");
+    run(&["--suite", "/no/such/suite"], "/no/such/suite");
+    run(&["--sprt", "0,-20"], "elo1 must be greater");
+    run(&["--sprt", "-20"], "--sprt");
+    run(&["--pairs", "0"], "--pairs");
+    run(&["--openings", "/no/such/openings.txt"], "openings.txt");
+    run(&["--size", "30", "--no-suites"], "board size");
+    run(&["--concurrency", "0", "--no-suites"], "concurrency");
+    let empty = tmp.join("empty");
+    std::fs::create_dir_all(&empty).expect("dir");
+    run(&["--suite", &empty.display().to_string()], "no cases");
+    run(
+        &["--no-suites", "--baseline-ref", "no-such-ref-anywhere"],
+        "'no-such-ref-anywhere' is not a commit",
+    );
+    run(&["--no-suites", "--baseline-ref", "--force"], "--force");
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=gate test",
+            "-c",
+            "user.email=gate@test.invalid",
+        ])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+/// A reference whose engine does not build: exit status 2, the build log kept, and no worktree
+/// left behind in the repository or on disk.
+#[test]
+fn failed_baseline_build_removes_its_worktree() {
+    let tmp = Tmp::new("build-fail");
+    let repo = tmp.join("repo");
+    std::fs::create_dir_all(&repo).expect("dir");
+    git(&repo, &["init", "-q"]);
+    std::fs::write(repo.join("Cargo.toml"), "this is not a manifest\n").expect("writes");
+    git(&repo, &["add", "Cargo.toml"]);
+    git(&repo, &["commit", "-q", "-m", "broken"]);
+    let out = tmp.join("out");
+    let o = arena(
+        &[
+            "--no-suites",
+            "--repo",
+            &repo.display().to_string(),
+            "--baseline-ref",
+            "HEAD",
+            "--build-dir",
+            &tmp.join("build").display().to_string(),
+            "--out",
+            &out.display().to_string(),
+        ],
+        &[],
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("building the candidate failed"), "{err}");
+    assert!(out.join(gate::BUILD_LOG).is_file());
+    let list = git(&repo, &["worktree", "list", "--porcelain"]);
+    assert_eq!(list.matches("worktree ").count(), 1, "{list}");
+    // The worktree's folder, named in the stage messages, is gone.
+    let line = err
+        .lines()
+        .find(|l| l.contains("checked out"))
+        .unwrap_or_else(|| panic!("no worktree message in: {err}"));
+    let path = line.rsplit(" in ").next().expect("a path");
+    assert!(path.contains("wuzi-gate-"), "{line}");
+    assert!(!Path::new(path).exists(), "{path} left behind");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heavier versions (`--ignored`)
+// ---------------------------------------------------------------------------------------------
+
+/// The weakened set at the gate's defaults: 2000 nodes per move, 1000-pair budget.
+#[test]
+#[ignore = "about a minute of games"]
+fn weakened_candidate_fails_at_the_default_settings() {
+    let tmp = Tmp::new("weak-2000");
+    let r = run(&config(
+        WEAK,
+        "name=base",
+        gate::DEFAULT_NODES,
+        gate::DEFAULT_PAIRS,
+        &tmp.0,
+    ));
+    show("weakened at 2000 nodes", &r);
+    assert_eq!(r.decision, Decision::SprtH0);
+}
+
+/// The irrelevant change with enough budget for the SPRT itself to accept H1.
+#[test]
+#[ignore = "about a minute of games"]
+fn irrelevant_change_is_accepted_by_the_sprt() {
+    let tmp = Tmp::new("irrelevant-1000");
+    let r = run(&config(&irrelevant(), "name=base", 1000, 1000, &tmp.0));
+    show(&format!("{} at 1000 nodes", irrelevant()), &r);
+    assert_eq!(r.decision, Decision::SprtH1);
+}
+
+/// The irrelevant change at the gate's defaults.
+#[test]
+#[ignore = "several minutes of games"]
+fn irrelevant_change_passes_at_the_default_settings() {
+    let tmp = Tmp::new("irrelevant-2000");
+    let r = run(&config(
+        &irrelevant(),
+        "name=base",
+        gate::DEFAULT_NODES,
+        gate::DEFAULT_PAIRS,
+        &tmp.0,
+    ));
+    show(&format!("{} at 2000 nodes", irrelevant()), &r);
+    assert_eq!(r.verdict, Verdict::Pass);
+}
+
+/// `--baseline-ref HEAD`: builds the current tree and HEAD's engine (two release builds) and
+/// plays them as Gomocup brains at 20 ms per move; the worktree is gone afterwards.
+#[test]
+#[ignore = "two release builds of the engine and timed games"]
+fn baseline_ref_builds_plays_and_cleans_up() {
+    let tmp = Tmp::new("ref");
+    let out = tmp.join("out");
+    let o = arena(
+        &[
+            "--baseline-ref",
+            "HEAD",
+            "--move-ms",
+            "20",
+            "--pairs",
+            "20",
+            "--sprt",
+            "-400,0",
+            "--no-suites",
+            "--out",
+            &out.display().to_string(),
+        ],
+        &[],
+    );
+    let stdout = text(&o.stdout);
+    eprintln!("{stdout}\n{}", text(&o.stderr));
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(stdout.contains("commit"), "{stdout}");
+    let report: GateReport = serde_json::from_str(
+        &std::fs::read_to_string(out.join(gate::REPORT_JSON)).expect("gate.json"),
+    )
+    .expect("parses");
+    assert!(report.games.is_some_and(|g| g.games > 0));
+    // No worktree of the gate is left (other worktrees of the repository may come and go).
+    let list = git(&workspace(), &["worktree", "list", "--porcelain"]);
+    assert!(!list.contains("wuzi-gate-"), "{list}");
+}
