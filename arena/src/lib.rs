@@ -15,10 +15,12 @@
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
 //! - [`stats`]: pentanomial statistics and the SPRT.
 //! - [`gate`]: the strength-regression gate (suites, then an SPRT against a baseline).
+//! - [`bench`]: measurements of the arena itself (overhead, scaling, CPU time, peak memory).
 //! - [`chart`]: PNG + SVG charts of scores, Elo sweeps, SPRT runs, colour splits and tuning.
 
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod chart;
 pub mod config;
 pub mod default_match;

@@ -602,7 +602,9 @@ impl Player for EnginePlayer {
             time_ms: self.limits.move_ms,
             clock: request.clock.filter(|_| self.limits.game_ms.is_some()),
         };
+        let timer = crate::bench::SearchTimer::start();
         let r = self.engine.search(request.board, &limits, None);
+        timer.stop();
         Ok(MoveReply {
             mv: r.best,
             nodes: Some(r.nodes),

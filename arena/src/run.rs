@@ -27,8 +27,8 @@ use crate::summary::{
 
 /// Name of the summary file in a run directory.
 pub const SUMMARY_FILE: &str = "summary.json";
-/// Players kept alive per worker (each owns an engine and its hash table).
-const PLAYER_CACHE: usize = 4;
+/// Players kept alive per worker between games (each owns an engine and its hash table).
+pub const PLAYER_CACHE: usize = 4;
 
 /// How to run (what does not change the results).
 #[derive(Clone, Debug)]
