@@ -115,6 +115,16 @@ enum Command {
     },
     /// Draw (or redraw) the charts of a run directory from run.json and games.jsonl, for
     /// example after merging shards or during a run.
+    #[command(
+        after_help = "Charts, each as NAME.png and NAME.svg (runs with --out get them at the \
+end, and merge draws them too):\n  score           score with 95 % interval: per matchup (match, \
+gauntlet), per player against the field (round robin), per point against the baseline (sweep)\n  \
+score-matchups  round robin: score of each matchup's first player\n  colours         black wins / \
+white wins / draws per matchup\n  sprt            SPRT runs with one matchup: LLR against games with \
+both bounds and the verdict\n  sprt-K-A-vs-B   the same for matchup K (1-based) of several\n  \
+elo-PARAM       sweeps: Elo against the value of PARAM (grids: one line per setting of the other \
+parameters; more than 8 lines continue in elo-PARAM-2, ...)"
+    )]
     Chart {
         /// The run directory.
         dir: PathBuf,
