@@ -120,8 +120,10 @@ impl Classic {
                 self.stopped = true;
             }
         }
+        // Every node: the classic player's nodes are slow (each ranks its candidates by full
+        // evaluations), so a clock read is cheap beside them.
         if let Some(t) = self.limits.time_ms {
-            if self.nodes % 64 == 0 && self.start.elapsed().as_millis() as u64 >= t {
+            if self.start.elapsed().as_millis() as u64 >= t {
                 self.stopped = true;
             }
         }
@@ -136,7 +138,7 @@ impl Classic {
                 _ => -FIVE * 10.0 - depth as f64,
             };
         }
-        if depth == 0 || self.out_of_budget() {
+        if self.out_of_budget() || depth == 0 {
             return evaluate(b);
         }
         let moves = self.candidates(b);
