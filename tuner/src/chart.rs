@@ -3,19 +3,19 @@
 //!
 //! In a tune directory: `paths.{png,svg}`, every tuned parameter's theta over the iterations,
 //! normalised to its tuned range; `score.{png,svg}`, the running score of engine+ against
-//! engine- with its 95% band. In a verification directory: `score`, the tuned set's score
-//! against the start with its interval; `elo`, the running Elo with its interval over the
-//! pairs; `sprt`, the log-likelihood ratio over the games when the match has an SPRT.
+//! engine- with its 95% band. In a verification directory: the arena's charts of a run
+//! (`score`, `colours`, `sprt` with an SPRT) and `elo-running`, the Elo of tuned against start
+//! with its interval over the games.
 
 use std::path::{Path, PathBuf};
 
 use wuzi_arena::chart::{
-    elo_chart, output_paths, param_paths_chart, running_score_chart, score_chart, sprt_chart,
-    ChartError, EloPoint, ParamPath, RunningScore, ScoreEntry, SprtPoint, SprtSpec, SprtVerdict,
+    elo_chart, output_paths, param_paths_chart, running_score_chart, ChartError, EloPoint,
+    ParamPath, RunningScore,
 };
 use wuzi_arena::config::{RunConfig, RUN_FILE};
 use wuzi_arena::run::load_run_records;
-use wuzi_arena::stats::{sprt_status, SprtVerdict as Verdict, Z_95};
+use wuzi_arena::stats::Z_95;
 use wuzi_arena::summary::{GameLite, Tally};
 
 use crate::error::{Result, TuneError};
@@ -26,6 +26,8 @@ use crate::spec::TuneConfig;
 pub const PATHS_CHART: &str = "paths";
 /// Stem of the running-score chart in a tune directory.
 pub const SCORE_CHART: &str = "score";
+/// Stem of the running-Elo chart in a verification directory.
+pub const RUNNING_ELO_CHART: &str = "elo-running";
 /// Most error bars in the verification's running-Elo chart.
 const ELO_BARS: usize = 40;
 
@@ -118,8 +120,13 @@ pub fn write_tune_charts(
 }
 
 /// Draws the charts of the verification match recorded in `dir` (an arena run directory):
-/// `score`, `elo` and, with an SPRT, `sprt`. Returns the files written.
+/// the arena's charts of a run ([`wuzi_arena::run_charts`]: `score`, `colours` and, with an
+/// SPRT, `sprt`) and `elo-running`, the Elo with its 95% interval after each pair. Returns
+/// the files written.
 pub fn write_verify_charts(dir: &Path) -> Result<Vec<PathBuf>> {
+    let (_, written) = wuzi_arena::run_charts::chart_run_dir(dir, None)?;
+    let mut out: Vec<PathBuf> = written.iter().flat_map(|w| both(&w.stem)).collect();
+
     let config = RunConfig::load(&dir.join(RUN_FILE))?;
     let records = load_run_records(&config, dir, false)?;
     let games: std::collections::HashMap<(u64, u8), GameLite> = records
@@ -140,33 +147,24 @@ pub fn write_verify_charts(dir: &Path) -> Result<Vec<PathBuf>> {
     // Pairs in order, as the arena counts them (stopping where an SPRT decided).
     let mut tally = Tally::default();
     let mut elo_points = Vec::new();
-    let mut sprt_points = Vec::new();
     for local in 0..config.pairs {
         let g = config.global_pair(0, local);
         let (Some(a), Some(b)) = (games.get(&(g, 0)), games.get(&(g, 1))) else {
             break;
         };
         let decided = tally.add_pair(a, b, config.sprt.as_ref());
-        let games_so_far = tally.penta.games();
         if let Some(e) = tally.penta.elo_estimate() {
             elo_points.push(EloPoint {
-                x: games_so_far as f64,
+                x: tally.penta.games() as f64,
                 elo: Some(e.value),
                 low: Some(e.lower),
                 high: Some(e.upper),
-            });
-        }
-        if let Some(s) = &config.sprt {
-            sprt_points.push(SprtPoint {
-                games: games_so_far,
-                llr: sprt_status(&tally.penta, s).llr,
             });
         }
         if decided {
             break;
         }
     }
-
     // About 40 error bars: every pair's would overlap.
     let step = elo_points.len().div_ceil(ELO_BARS).max(1);
     let last = elo_points.len().saturating_sub(1);
@@ -177,30 +175,7 @@ pub fn write_verify_charts(dir: &Path) -> Result<Vec<PathBuf>> {
         .map(|(_, p)| p)
         .collect();
 
-    let mut out = Vec::new();
-    let stem = dir.join("score");
-    let entries: Vec<ScoreEntry> = tally
-        .penta
-        .score_estimate()
-        .map(|e| ScoreEntry {
-            label: format!("{first} vs {second}"),
-            score: e.value,
-            low: e.lower,
-            high: e.upper,
-            games: tally.penta.games(),
-        })
-        .into_iter()
-        .collect();
-    score_chart(
-        &stem,
-        &format!("Verification: {first} against {second}"),
-        "match",
-        &entries,
-    )
-    .map_err(|e| chart_err(&stem, e))?;
-    out.extend(both(&stem));
-
-    let stem = dir.join("elo");
+    let stem = dir.join(RUNNING_ELO_CHART);
     elo_chart(
         &stem,
         &format!("Verification: Elo of {first} against {second} (95% interval)"),
@@ -210,28 +185,5 @@ pub fn write_verify_charts(dir: &Path) -> Result<Vec<PathBuf>> {
     .map_err(|e| chart_err(&stem, e))?;
     out.extend(both(&stem));
 
-    if let Some(s) = &config.sprt {
-        let status = sprt_status(&tally.penta, s);
-        let spec = SprtSpec {
-            elo0: s.elo0,
-            elo1: s.elo1,
-            lower: status.lower,
-            upper: status.upper,
-            verdict: match tally.decision.map(|d| d.verdict) {
-                Some(Verdict::AcceptH1) => SprtVerdict::H1Accepted,
-                Some(Verdict::AcceptH0) => SprtVerdict::H0Accepted,
-                _ => SprtVerdict::Undecided,
-            },
-        };
-        let stem = dir.join("sprt");
-        sprt_chart(
-            &stem,
-            &format!("Verification SPRT: {first} against {second}"),
-            &spec,
-            &sprt_points,
-        )
-        .map_err(|e| chart_err(&stem, e))?;
-        out.extend(both(&stem));
-    }
     Ok(out)
 }

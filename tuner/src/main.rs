@@ -12,9 +12,9 @@ use wuzi_arena::run::{default_concurrency, Progress};
 use wuzi_arena::stats::{EloModel, SprtParams};
 use wuzi_arena::summary::{fmt_estimate, render};
 use wuzi_engine::Params;
-use wuzi_tuner::spec::{TuneConfig, TuneSpec};
+use wuzi_tuner::spec::{load_openings, verify_openings_seed, TuneConfig, TuneSpec};
 use wuzi_tuner::tune::{tune, Checkpoint, TuneOptions, TuneOutcome, TuneProgress, STATE_FILE};
-use wuzi_tuner::verify::{load_tune, verify, VERIFY_DIR};
+use wuzi_tuner::verify::{load_tune, repeats_openings, verify, VERIFY_DIR};
 
 #[derive(Parser)]
 #[command(
@@ -70,6 +70,11 @@ enum Command {
         /// Match seed (default: the spec's).
         #[arg(long)]
         seed: Option<u64>,
+        /// Openings of the match: renju26, random[:COUNT[:STONES]] or a file (default: the
+        /// spec's [verify] openings, else the tune's). Random openings are drawn from a seed
+        /// derived from the match seed. --pairs defaults to their number.
+        #[arg(long)]
+        openings: Option<String>,
         /// Games played at once (default: all cores).
         #[arg(long)]
         concurrency: Option<usize>,
@@ -267,6 +272,14 @@ fn run_verify(
     out: &Path,
     quiet: bool,
 ) -> Result<()> {
+    if repeats_openings(config) {
+        eprintln!(
+            "WARNING: {} pairs on fewer openings replay identical games under node or depth \
+             limits; the Elo interval will be too narrow (give [verify] openings, e.g. \
+             random:{}, or fewer pairs)",
+            config.verify.pairs, config.verify.pairs
+        );
+    }
     if !quiet {
         eprintln!(
             "verify | tuned vs start | {} pairs{} | records in {}",
@@ -354,11 +367,20 @@ fn main_inner() -> Result<()> {
             sprt,
             sprt_model,
             seed,
+            openings,
             concurrency,
             out,
             quiet,
         } => {
-            let (mut config, start, tuned) = load_tune(&dir)?;
+            let loaded = load_tune(&dir)?;
+            let (mut config, start, tuned) = (loaded.config, loaded.start, loaded.tuned);
+            if loaded.iteration < config.iterations() && !quiet {
+                eprintln!(
+                    "note: the tune is at iteration {} of {}; verifying its current values",
+                    loaded.iteration,
+                    config.iterations()
+                );
+            }
             let spec_verify = config.verify.clone();
             if let Some(p) = pairs {
                 if p == 0 {
@@ -372,20 +394,45 @@ fn main_inner() -> Result<()> {
             if let Some(s) = seed {
                 config.verify.seed = s;
             }
+            if let Some(text) = &openings {
+                let set = load_openings(
+                    text,
+                    None,
+                    false,
+                    Path::new("."),
+                    &config.game,
+                    verify_openings_seed(config.verify.seed),
+                )?;
+                if pairs.is_none() {
+                    config.verify.pairs = set.list.len() as u64;
+                }
+                config.verify.openings = Some(set);
+            }
             let out = out.unwrap_or_else(|| {
                 if config.verify == spec_verify {
                     dir.join(VERIFY_DIR)
                 } else {
-                    dir.join(format!(
-                        "verify-{}-{}{}",
+                    let name: String = format!(
+                        "verify-{}-{}{}{}",
                         config.verify.pairs,
                         config.verify.seed,
                         config
                             .verify
                             .sprt
                             .map(|s| format!("-sprt{}_{}", s.elo0, s.elo1))
-                            .unwrap_or_default()
-                    ))
+                            .unwrap_or_default(),
+                        openings.map(|o| format!("-{o}")).unwrap_or_default()
+                    )
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect();
+                    dir.join(name)
                 }
             });
             let concurrency = concurrency.unwrap_or_else(default_concurrency);
@@ -422,8 +469,12 @@ fn main_inner() -> Result<()> {
                 );
             }
             println!(
-                "verify: {} pairs, seed {}{}",
+                "verify: {} pairs on {}, seed {}{}",
                 config.verify.pairs,
+                config.verify.openings.as_ref().map_or(
+                    "the tune's openings".to_string(),
+                    |o| format!("{} ({})", o.source, o.list.len())
+                ),
                 config.verify.seed,
                 config
                     .verify
@@ -431,6 +482,12 @@ fn main_inner() -> Result<()> {
                     .map(|s| format!(", SPRT {s} ({})", s.model))
                     .unwrap_or_default()
             );
+            if repeats_openings(&config) {
+                println!(
+                    "WARNING: the verification plays more pairs than it has openings: games \
+                     repeat and its Elo interval would be too narrow"
+                );
+            }
             println!("output: {}", default_out(&parsed, &spec).display());
             Ok(())
         }

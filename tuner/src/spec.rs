@@ -119,6 +119,12 @@ pub struct VerifySpec {
     pub sprt_model: Option<EloModel>,
     /// Seed of the match (default: the tune's seed).
     pub seed: Option<u64>,
+    /// Openings of the match, as the tune's `openings` (default: the tune's openings). Random
+    /// openings are drawn from a seed derived from the match's seed, so `random:N` here gives
+    /// positions other than the tune's `random:N`.
+    pub openings: Option<String>,
+    /// Format of an openings file (default: detected).
+    pub openings_format: Option<FileFormat>,
 }
 
 /// A tune specification as written (see the module documentation for the format).
@@ -183,6 +189,50 @@ pub struct VerifyConfig {
     pub sprt: Option<SprtParams>,
     /// Seed of the match.
     pub seed: u64,
+    /// The match's own openings; `None` plays the tune's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningSet>,
+}
+
+/// A list of openings and where it came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpeningSet {
+    /// Description of the source.
+    pub source: String,
+    /// The openings.
+    pub list: Vec<Opening>,
+}
+
+/// The seed of the verification's random openings: derived from the match seed so they
+/// differ from the tune's random openings of the same seed.
+pub fn verify_openings_seed(seed: u64) -> u64 {
+    wuzi_arena::config::mix64(seed ^ 0x5645_5249_4659)
+}
+
+/// Loads an opening source as the spec names it: `renju26`, `random[:COUNT[:STONES]]` or a
+/// file, relative to `dir`.
+pub fn load_openings(
+    text: &str,
+    format: Option<FileFormat>,
+    symmetries: bool,
+    dir: &Path,
+    game: &GameSettings,
+    seed: u64,
+) -> Result<OpeningSet> {
+    let source = match Source::parse(text, format, symmetries)? {
+        Source::File {
+            path,
+            format,
+            symmetries,
+        } => Source::File {
+            path: dir.join(path),
+            format,
+            symmetries,
+        },
+        s => s,
+    };
+    let (list, source, _) = source.load(game.size, game.rule, seed)?;
+    Ok(OpeningSet { source, list })
 }
 
 /// Everything that determines a tune's games and values, resolved from a [`TuneSpec`] and
@@ -265,20 +315,23 @@ impl TuneSpec {
         let spsa = Spsa::new(spsa_params, iterations, self.seed)?;
 
         let limits = self.limits.resolve()?;
-        let source = match Source::parse(&self.openings, self.openings_format, self.symmetries)? {
-            Source::File {
-                path,
-                format,
-                symmetries,
-            } => Source::File {
-                path: spec_dir.join(path),
-                format,
-                symmetries,
-            },
-            s => s,
+        let game = GameSettings {
+            size: self.size,
+            rule: self.rule,
+            max_moves: self.max_moves,
+            time_margin_ms: self.time_margin_ms,
         };
-        let (openings, openings_source, _) = source.load(self.size, self.rule, self.seed)?;
-        let verify = self.verify.resolve(self.seed, openings.len() as u64)?;
+        let openings = load_openings(
+            &self.openings,
+            self.openings_format,
+            self.symmetries,
+            spec_dir,
+            &game,
+            self.seed,
+        )?;
+        let verify = self
+            .verify
+            .resolve(self.seed, spec_dir, &game, openings.list.len() as u64)?;
         let config = TuneConfig {
             format: FORMAT_VERSION,
             base_source,
@@ -289,15 +342,10 @@ impl TuneSpec {
             spsa,
             pairs: self.pairs,
             pairs_per_iteration: ppi,
-            game: GameSettings {
-                size: self.size,
-                rule: self.rule,
-                max_moves: self.max_moves,
-                time_margin_ms: self.time_margin_ms,
-            },
+            game,
             limits,
-            openings_source,
-            openings,
+            openings_source: openings.source,
+            openings: openings.list,
             verify,
         };
         config.validate()?;
@@ -349,9 +397,34 @@ impl LimitsSpec {
 }
 
 impl VerifySpec {
-    /// The verification settings: `openings` pairs and the tune's seed by default.
-    pub fn resolve(&self, tune_seed: u64, openings: u64) -> Result<VerifyConfig> {
-        let pairs = self.pairs.unwrap_or(openings);
+    /// The verification settings. Defaults: the tune's openings, one pair per opening, the
+    /// tune's seed. `tune_openings` is the number of the tune's openings.
+    pub fn resolve(
+        &self,
+        tune_seed: u64,
+        spec_dir: &Path,
+        game: &GameSettings,
+        tune_openings: u64,
+    ) -> Result<VerifyConfig> {
+        let seed = self.seed.unwrap_or(tune_seed);
+        let openings = self
+            .openings
+            .as_deref()
+            .map(|text| {
+                load_openings(
+                    text,
+                    self.openings_format,
+                    false,
+                    spec_dir,
+                    game,
+                    verify_openings_seed(seed),
+                )
+            })
+            .transpose()?;
+        let count = openings
+            .as_ref()
+            .map_or(tune_openings, |o| o.list.len() as u64);
+        let pairs = self.pairs.unwrap_or(count);
         if pairs == 0 || pairs > MAX_PAIRS {
             return Err(TuneError::spec(
                 "verify.pairs",
@@ -367,7 +440,8 @@ impl VerifySpec {
         Ok(VerifyConfig {
             pairs,
             sprt,
-            seed: self.seed.unwrap_or(tune_seed),
+            seed,
+            openings,
         })
     }
 }

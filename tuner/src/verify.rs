@@ -20,15 +20,24 @@ pub const START: &str = "start";
 /// Default directory of the verification match inside a tune directory.
 pub const VERIFY_DIR: &str = "verify";
 
-/// The verification match: `tuned` (first) against `start`, with the tune's board, rule,
-/// openings and limits and the verification's pairs, seed and SPRT.
+/// The verification match: `tuned` (first) against `start`, with the tune's board, rule and
+/// limits and the verification's openings (default: the tune's), pairs, seed and SPRT.
+///
+/// Under node or depth limits a game is a function of its opening and the two parameter sets,
+/// so pairs beyond the number of openings replay the same games: their results are not new
+/// evidence and the Elo interval is then too narrow. Give the match at least as many openings
+/// as pairs ([`repeats_openings`]).
 pub fn verify_config(config: &TuneConfig, tuned: &Params, start: &Params) -> Result<RunConfig> {
+    let (openings, source) = match &config.verify.openings {
+        Some(set) => (set.list.clone(), set.source.clone()),
+        None => (config.openings.clone(), config.openings_source.clone()),
+    };
     let mut run = RunConfig::new_match(
         config.game.clone(),
         [config.player(TUNED, tuned), config.player(START, start)],
-        config.openings.clone(),
+        openings,
     );
-    run.openings_source = config.openings_source.clone();
+    run.openings_source = source;
     run.pairs = config.verify.pairs;
     run.seed = config.verify.seed;
     run.sprt = config.verify.sprt;
@@ -71,9 +80,22 @@ pub fn verify(
     })
 }
 
+/// A tune directory's contents, as the verification needs them.
+#[derive(Clone, Debug)]
+pub struct LoadedTune {
+    /// The tune's configuration.
+    pub config: TuneConfig,
+    /// The starting set.
+    pub start: Params,
+    /// The tuned set (`tuned.toml`, else theta rounded).
+    pub tuned: Params,
+    /// Iterations completed.
+    pub iteration: u64,
+}
+
 /// The configuration, starting set and tuned set of the tune in `dir` (from its checkpoint
 /// and `tuned.toml`).
-pub fn load_tune(dir: &Path) -> Result<(TuneConfig, Params, Params)> {
+pub fn load_tune(dir: &Path) -> Result<LoadedTune> {
     let state = dir.join(STATE_FILE);
     if !state.exists() {
         return Err(TuneError::State(format!(
@@ -82,6 +104,7 @@ pub fn load_tune(dir: &Path) -> Result<(TuneConfig, Params, Params)> {
         )));
     }
     let cp = Checkpoint::load(&state)?;
+    cp.config.validate()?;
     let start = cp.config.start_params()?;
     let tuned_path = dir.join(TUNED_FILE);
     let tuned = if tuned_path.exists() {
@@ -92,5 +115,21 @@ pub fn load_tune(dir: &Path) -> Result<(TuneConfig, Params, Params)> {
     } else {
         cp.config.params_at(&cp.theta)?
     };
-    Ok((cp.config, start, tuned))
+    Ok(LoadedTune {
+        config: cp.config,
+        start,
+        tuned,
+        iteration: cp.iteration,
+    })
+}
+
+/// Does the verification play some openings more than once with reproducible games (more
+/// pairs than openings under node or depth limits)? Its Elo interval would be too narrow.
+pub fn repeats_openings(config: &TuneConfig) -> bool {
+    let n = config
+        .verify
+        .openings
+        .as_ref()
+        .map_or(config.openings.len(), |o| o.list.len()) as u64;
+    config.verify.pairs > n && config.limits.is_deterministic()
 }
