@@ -154,7 +154,8 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
         "verify/games.jsonl",
         "verify/summary.json",
         "verify/score.png",
-        "verify/elo.svg",
+        "verify/colours.svg",
+        "verify/elo-running.svg",
     ] {
         assert!(whole.join(f).exists(), "{f} missing");
     }
