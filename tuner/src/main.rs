@@ -13,7 +13,7 @@ use wuzi_arena::stats::{EloModel, SprtParams};
 use wuzi_arena::summary::{fmt_estimate, render};
 use wuzi_engine::Params;
 use wuzi_tuner::spec::{load_openings, verify_openings_seed, TuneConfig, TuneSpec};
-use wuzi_tuner::tune::{tune, Checkpoint, TuneOptions, TuneOutcome, TuneProgress, STATE_FILE};
+use wuzi_tuner::tune::{load_config, tune, TuneOptions, TuneOutcome, TuneProgress};
 use wuzi_tuner::verify::{load_tune, repeats_openings, verify, VERIFY_DIR};
 
 #[derive(Parser)]
@@ -354,12 +354,12 @@ fn main_inner() -> Result<()> {
             run_tune(&config, &dir, resume, concurrency, &run)
         }
         Command::Resume { dir, run } => {
-            let cp = Checkpoint::load(&dir.join(STATE_FILE))?;
+            let config = load_config(&dir)?;
             let concurrency = run.concurrency.unwrap_or_else(default_concurrency);
             if concurrency == 0 {
                 bail!("--concurrency must be at least 1");
             }
-            run_tune(&cp.config, &dir, true, concurrency, &run)
+            run_tune(&config, &dir, true, concurrency, &run)
         }
         Command::Verify {
             dir,

@@ -6,8 +6,9 @@
 //! [`opening_index`]`(g)`; game 0 gives engine+ black, game 1 gives engine- black. Each pair
 //! is a pure function of the configuration, theta and `g` (node or depth limits, one thread),
 //! and the results are counted in pair order, so the tune does not depend on how many pairs
-//! run at once. After the update, the row of `history.csv` is appended and flushed, then the
-//! checkpoint `state.json` is replaced atomically (temporary file + rename). A tune resumed
+//! run at once. The configuration is written to `tune.json` when the tune starts. After each
+//! update, the row of `history.csv` is appended and flushed, then the checkpoint `state.json`
+//! (iteration, theta, totals) is replaced atomically (temporary file + rename). A tune resumed
 //! from the checkpoint cuts the history to the checkpoint's iteration and continues with the
 //! same theta, so it ends with the same values and the same history as an uninterrupted run.
 //!
@@ -32,7 +33,9 @@ use crate::error::{Result, TuneError};
 use crate::history::{self, HistoryWriter, IterationRecord};
 use crate::spec::{TuneConfig, FORMAT_VERSION};
 
-/// Checkpoint file in a tune directory.
+/// The tune's configuration in a tune directory (written when the tune starts).
+pub const CONFIG_FILE: &str = "tune.json";
+/// Checkpoint file in a tune directory (replaced after every iteration).
 pub const STATE_FILE: &str = "state.json";
 /// History file in a tune directory.
 pub const HISTORY_FILE: &str = "history.csv";
@@ -67,13 +70,12 @@ impl Totals {
     }
 }
 
-/// The checkpoint written after every iteration (`state.json`).
+/// The checkpoint written after every iteration (`state.json`); the configuration it belongs
+/// to is in `tune.json` ([`load_config`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// Layout version.
     pub format: u32,
-    /// The tune.
-    pub config: TuneConfig,
     /// Iterations completed.
     pub iteration: u64,
     /// Theta after the last completed iteration.
@@ -82,14 +84,42 @@ pub struct Checkpoint {
     pub totals: Totals,
 }
 
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let text = std::fs::read_to_string(path).map_err(|e| TuneError::io(path, e))?;
+    serde_json::from_str(&text).map_err(|error| TuneError::Json {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value).map_err(|error| TuneError::Json {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    history::write_atomic(path, &(text + "\n"))
+}
+
+/// Reads and checks the configuration of the tune in `dir` (`tune.json`).
+pub fn load_config(dir: &Path) -> Result<TuneConfig> {
+    let path = dir.join(CONFIG_FILE);
+    if !path.exists() {
+        return Err(TuneError::State(format!(
+            "{} holds no tune ({CONFIG_FILE} is missing)",
+            dir.display()
+        )));
+    }
+    let config: TuneConfig = read_json(&path)?;
+    config
+        .validate()
+        .map_err(|e| TuneError::State(format!("{}: {e}", path.display())))?;
+    Ok(config)
+}
+
 impl Checkpoint {
-    /// Reads a checkpoint.
-    pub fn load(path: &Path) -> Result<Checkpoint> {
-        let text = std::fs::read_to_string(path).map_err(|e| TuneError::io(path, e))?;
-        let cp: Checkpoint = serde_json::from_str(&text).map_err(|error| TuneError::Json {
-            path: path.to_path_buf(),
-            error,
-        })?;
+    /// Reads a checkpoint of a tune of `config`.
+    pub fn load(path: &Path, config: &TuneConfig) -> Result<Checkpoint> {
+        let cp: Checkpoint = read_json(path)?;
         if cp.format != FORMAT_VERSION {
             return Err(TuneError::State(format!(
                 "{}: checkpoint format {} is not supported (expected {FORMAT_VERSION})",
@@ -97,13 +127,17 @@ impl Checkpoint {
                 cp.format
             )));
         }
-        if cp.theta.len() != cp.config.spsa.params.len() || cp.iteration > cp.config.iterations() {
+        if cp.theta.len() != config.spsa.params.len()
+            || cp.iteration > config.iterations()
+            || cp.theta.iter().any(|v| !v.is_finite())
+        {
             return Err(TuneError::State(format!(
-                "{}: inconsistent checkpoint (iteration {}, {} values for {} parameters)",
+                "{}: inconsistent checkpoint (iteration {} of {}, {} values for {} parameters)",
                 path.display(),
                 cp.iteration,
+                config.iterations(),
                 cp.theta.len(),
-                cp.config.spsa.params.len()
+                config.spsa.params.len()
             )));
         }
         Ok(cp)
@@ -111,11 +145,7 @@ impl Checkpoint {
 
     /// Writes the checkpoint atomically.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(self).map_err(|error| TuneError::Json {
-            path: path.to_path_buf(),
-            error,
-        })?;
-        history::write_atomic(path, &(text + "\n"))
+        write_json(path, self)
     }
 }
 
@@ -357,6 +387,7 @@ fn open_dir(config: &TuneConfig, opts: &TuneOptions) -> Result<Resumed> {
     let names: Vec<String> = config.spsa.params.iter().map(|p| p.name.clone()).collect();
     let state_path = dir.join(STATE_FILE);
     let history_path = dir.join(HISTORY_FILE);
+    let config_path = dir.join(CONFIG_FILE);
     if state_path.exists() {
         if !opts.resume {
             return Err(TuneError::State(format!(
@@ -364,8 +395,8 @@ fn open_dir(config: &TuneConfig, opts: &TuneOptions) -> Result<Resumed> {
                 dir.display()
             )));
         }
-        let cp = Checkpoint::load(&state_path)?;
-        if let Some(what) = cp.config.difference(config) {
+        let old = load_config(dir)?;
+        if let Some(what) = old.difference(config) {
             return Err(TuneError::State(format!(
                 "{} holds a tune with different {what}; resume it with the same spec \
                  (or `wuzi-tune resume {}`), or choose another --out",
@@ -373,6 +404,7 @@ fn open_dir(config: &TuneConfig, opts: &TuneOptions) -> Result<Resumed> {
                 dir.display()
             )));
         }
+        let cp = Checkpoint::load(&state_path, config)?;
         let rows = history::load_and_cut(&history_path, &names, cp.iteration)?;
         if let Some(last) = rows.last() {
             if last.theta != cp.theta {
@@ -383,16 +415,20 @@ fn open_dir(config: &TuneConfig, opts: &TuneOptions) -> Result<Resumed> {
                 });
             }
         }
+        if old != *config {
+            // Same tune, other descriptions or verification settings: keep the new ones.
+            write_json(&config_path, config)?;
+        }
         state.iteration = cp.iteration;
         state.theta = cp.theta;
         state.totals = cp.totals;
         state.history = rows;
         state.writer = Some(HistoryWriter::append(&history_path)?);
     } else {
+        write_json(&config_path, config)?;
         state.writer = Some(HistoryWriter::create(&history_path, &names)?);
         Checkpoint {
             format: FORMAT_VERSION,
-            config: config.clone(),
             iteration: 0,
             theta: state.theta.clone(),
             totals: Totals::default(),
@@ -509,7 +545,6 @@ pub fn tune(
             w.write(&record)?;
             Checkpoint {
                 format: FORMAT_VERSION,
-                config: config.clone(),
                 iteration: k,
                 theta: theta.clone(),
                 totals: totals.clone(),

@@ -11,7 +11,7 @@ use wuzi_engine::Params;
 
 use crate::error::{Result, TuneError};
 use crate::spec::TuneConfig;
-use crate::tune::{Checkpoint, STATE_FILE, TUNED_FILE};
+use crate::tune::{load_config, Checkpoint, STATE_FILE, TUNED_FILE};
 
 /// Name of the tuned player in the verification match (its first player).
 pub const TUNED: &str = "tuned";
@@ -93,19 +93,12 @@ pub struct LoadedTune {
     pub iteration: u64,
 }
 
-/// The configuration, starting set and tuned set of the tune in `dir` (from its checkpoint
-/// and `tuned.toml`).
+/// The configuration, starting set and tuned set of the tune in `dir` (from `tune.json`, the
+/// checkpoint and `tuned.toml`).
 pub fn load_tune(dir: &Path) -> Result<LoadedTune> {
-    let state = dir.join(STATE_FILE);
-    if !state.exists() {
-        return Err(TuneError::State(format!(
-            "{} holds no tune ({STATE_FILE} is missing)",
-            dir.display()
-        )));
-    }
-    let cp = Checkpoint::load(&state)?;
-    cp.config.validate()?;
-    let start = cp.config.start_params()?;
+    let config = load_config(dir)?;
+    let cp = Checkpoint::load(&dir.join(STATE_FILE), &config)?;
+    let start = config.start_params()?;
     let tuned_path = dir.join(TUNED_FILE);
     let tuned = if tuned_path.exists() {
         Params::load(&tuned_path).map_err(|error| TuneError::ParamFile {
@@ -113,10 +106,10 @@ pub fn load_tune(dir: &Path) -> Result<LoadedTune> {
             error,
         })?
     } else {
-        cp.config.params_at(&cp.theta)?
+        config.params_at(&cp.theta)?
     };
     Ok(LoadedTune {
-        config: cp.config,
+        config,
         start,
         tuned,
         iteration: cp.iteration,

@@ -85,7 +85,7 @@ fn bad_specs_exit_2_naming_the_key_and_range() {
     assert_eq!(o.status.code(), Some(2));
     let o = tune_cmd(&["resume", dir.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("state.json"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tune.json"), "{}", stderr(&o));
     let o = tune_cmd(&["verify", dir.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
@@ -143,6 +143,7 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
     assert!(out.contains("tuned vs start"), "{out}");
     for f in [
         "state.json",
+        "tune.json",
         "history.csv",
         "tuned.toml",
         "start.toml",
@@ -238,7 +239,7 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
     assert!(o.status.success(), "{}", stderr(&o));
 
     for dir in [&killed, &stopped] {
-        for f in ["history.csv", "tuned.toml", "state.json"] {
+        for f in ["history.csv", "tuned.toml", "state.json", "tune.json"] {
             assert_eq!(
                 read(&dir.join(f)),
                 read(&whole.join(f)),

@@ -14,7 +14,9 @@ use std::time::Instant;
 use wuzi_arena::stats::Estimate;
 use wuzi_engine::Params;
 use wuzi_tuner::spec::{TuneConfig, TuneSpec};
-use wuzi_tuner::tune::{tune, TuneOptions, TuneOutcome, HISTORY_FILE, STATE_FILE, TUNED_FILE};
+use wuzi_tuner::tune::{
+    tune, TuneOptions, TuneOutcome, CONFIG_FILE, HISTORY_FILE, STATE_FILE, TUNED_FILE,
+};
 use wuzi_tuner::verify::verify;
 use wuzi_tuner::TuneError;
 
@@ -138,7 +140,13 @@ fn resume_and_concurrency_give_the_same_tune() {
     assert_eq!(third.history, whole.history);
     assert_eq!(third.totals, whole.totals);
     assert_eq!(third.tuned, whole.tuned);
-    for file in [HISTORY_FILE, TUNED_FILE, STATE_FILE, "start.toml"] {
+    for file in [
+        HISTORY_FILE,
+        TUNED_FILE,
+        STATE_FILE,
+        CONFIG_FILE,
+        "start.toml",
+    ] {
         assert_eq!(
             read(&parts_dir.join(file)),
             read(&whole_dir.join(file)),
@@ -170,6 +178,16 @@ fn resume_and_concurrency_give_the_same_tune() {
     .expect("write");
     let e = try_run(&c, Some(&parts_dir), 2, None, true).unwrap_err();
     assert!(e.to_string().contains(HISTORY_FILE), "{e}");
+
+    // Damaged files are errors naming the file, never panics.
+    std::fs::write(parts_dir.join(STATE_FILE), "{\"format\": 1, \"iteration\": 2}")
+        .expect("write");
+    let e = try_run(&c, Some(&parts_dir), 2, None, true).unwrap_err();
+    assert!(e.to_string().contains(STATE_FILE), "{e}");
+    let edited = read(&parts_dir.join(CONFIG_FILE)).replace("\"max\": 200.0", "\"max\": 900.0");
+    std::fs::write(parts_dir.join(CONFIG_FILE), edited).expect("write");
+    let e = wuzi_tuner::verify::load_tune(&parts_dir).unwrap_err();
+    assert!(e.to_string().contains(CONFIG_FILE), "{e}");
 
     // Charts of the tune.
     let charts =
