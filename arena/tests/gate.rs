@@ -266,6 +266,10 @@ fn cli_bad_input_exits_with_status_2() {
     let o = |extra: &[&str]| -> Vec<String> {
         let mut v: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
         v.extend(["--quiet", "--out", &out].map(String::from));
+        // A small budget: the default one generates 1000 openings before most checks fail.
+        if !extra.contains(&"--pairs") {
+            v.extend(["--pairs", "10"].map(String::from));
+        }
         v
     };
     let run = |extra: &[&str], needle: &str| {
@@ -328,6 +332,8 @@ fn failed_baseline_build_removes_its_worktree() {
     let o = arena(
         &[
             "--no-suites",
+            "--pairs",
+            "10",
             "--repo",
             &repo.display().to_string(),
             "--baseline-ref",
