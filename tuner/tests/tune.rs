@@ -180,8 +180,11 @@ fn resume_and_concurrency_give_the_same_tune() {
     assert!(e.to_string().contains(HISTORY_FILE), "{e}");
 
     // Damaged files are errors naming the file, never panics.
-    std::fs::write(parts_dir.join(STATE_FILE), "{\"format\": 1, \"iteration\": 2}")
-        .expect("write");
+    std::fs::write(
+        parts_dir.join(STATE_FILE),
+        "{\"format\": 1, \"iteration\": 2}",
+    )
+    .expect("write");
     let e = try_run(&c, Some(&parts_dir), 2, None, true).unwrap_err();
     assert!(e.to_string().contains(STATE_FILE), "{e}");
     let edited = read(&parts_dir.join(CONFIG_FILE)).replace("\"max\": 200.0", "\"max\": 900.0");
