@@ -56,8 +56,13 @@ enum Command {
     },
     /// Play the tuned set of a tune directory against its start with the arena.
     Verify {
-        /// The tune directory.
-        dir: PathBuf,
+        /// The tune directory (or give --spec).
+        #[arg(required_unless_present = "spec", conflicts_with = "spec")]
+        dir: Option<PathBuf>,
+        /// The tune's spec: verify the tune in its output directory (with the settings recorded
+        /// when the tune started, unless options override them).
+        #[arg(long)]
+        spec: Option<PathBuf>,
         /// Game pairs (default: the spec's [verify] pairs); with --sprt, the most pairs.
         #[arg(long)]
         pairs: Option<u64>,
@@ -363,6 +368,7 @@ fn main_inner() -> Result<()> {
         }
         Command::Verify {
             dir,
+            spec,
             pairs,
             sprt,
             sprt_model,
@@ -372,6 +378,11 @@ fn main_inner() -> Result<()> {
             out,
             quiet,
         } => {
+            let dir = match (dir, spec) {
+                (Some(d), _) => d,
+                (None, Some(spec)) => default_out(&TuneSpec::load(&spec)?, &spec),
+                (None, None) => bail!("give the tune directory or --spec"),
+            };
             let loaded = load_tune(&dir)?;
             let (mut config, start, tuned) = (loaded.config, loaded.start, loaded.tuned);
             if loaded.iteration < config.iterations() && !quiet {
