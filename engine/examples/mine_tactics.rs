@@ -1245,14 +1245,20 @@ fn scatter(args: &[String]) {
         if no_win {
             // Many fours but no VCF, while the opponent has one: a tempting attack that fails.
             let fours = g.four_moves(side, false).len();
-            if fours < min_fours || !matches!(vcf(&mut g, side, 60, false, false, 300_000), Found::No) {
+            if fours < min_fours
+                || !matches!(vcf(&mut g, side, 60, false, false, 300_000), Found::No)
+            {
                 continue;
             }
             let Found::Yes(ol) = vcf(&mut g, side.opp(), 40, false, false, 300_000) else {
                 continue;
             };
             hits += 1;
-            println!("# try {t} seed {seed}: {side} has {fours} fours but no VCF; {} VCF {}", side.opp(), Pos::format_list(&ol));
+            println!(
+                "# try {t} seed {seed}: {side} has {fours} fours but no VCF; {} VCF {}",
+                side.opp(),
+                Pos::format_list(&ol)
+            );
             println!(
                 "--rule {rule} --size {size} --black \"{}\" --white \"{}\" --to-move {side}",
                 Pos::format_list(&g.stones(1)),
