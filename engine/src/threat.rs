@@ -279,7 +279,9 @@ impl Solver<'_> {
         if open_fours.is_empty() || !open_fours.clone().into_iter().any(|i| self.legal_for(i, a)) {
             return false;
         }
-        let mut defences = self.cells(a, Threat::is_four);
+        // Renju: a point where black's own move would be forbidden (double-four, overline) can
+        // still be white's real defence, so offer those too.
+        let mut defences = self.cells(a, |t| t.is_four() || t == Threat::Forbidden);
         defences.extend(self.cells(d, Threat::is_four));
         defences.sort_unstable();
         defences.dedup();
