@@ -78,7 +78,7 @@ pub enum OpeningOrder {
 }
 
 /// A deterministic share of the pairs: global pairs `g` with `g % count == index`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Shard {
     /// This shard, `0..count`.
     pub index: u64,
@@ -471,10 +471,10 @@ impl RunConfig {
         })
     }
 
-    /// Writes `run.json`.
+    /// Writes `run.json` (atomically: shards sharing a folder read each other's).
     pub fn save(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self).expect("configs serialize");
-        std::fs::write(path, text + "\n").map_err(|e| ArenaError::io(path, e))
+        crate::run::write_atomic(path, (text + "\n").as_bytes())
     }
 }
 

@@ -10,6 +10,7 @@
 //!   shards, sweep grids).
 //! - [`default_match`]: the built-in default match (`wuzi-arena match` with no `--player`).
 //! - [`run`]: the parallel runner with SPRT early stopping, records, `--resume` and `merge`.
+//! - [`run_dir`]: the files of a run folder; folders shared by the shards of one run.
 //! - [`run_charts`]: the charts of a run (score, colours, SPRT path, sweep Elo), PNG + SVG.
 //! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
@@ -33,6 +34,7 @@ pub mod record;
 pub mod referee;
 pub mod run;
 pub mod run_charts;
+pub mod run_dir;
 pub mod stats;
 pub mod summary;
 

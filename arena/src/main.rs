@@ -93,10 +93,14 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Continue an interrupted run from its directory (run.json + games.jsonl).
+    /// Continue an interrupted run from its directory (run.json + games.jsonl, or a shard's
+    /// run-shard-I-of-N.json + games-shard-I-of-N.jsonl).
     Resume {
         /// The run directory.
         dir: PathBuf,
+        /// The shard to continue, `i/n` or `auto/n`, when the folder holds several.
+        #[arg(long)]
+        shard: Option<String>,
         /// Games played at once (default: all cores).
         #[arg(long)]
         concurrency: Option<usize>,
@@ -280,8 +284,11 @@ struct Common {
     #[arg(long, requires = "out")]
     resume: bool,
     /// Play pairs with index % n == i only: `i/n`, or `auto/n` (SLURM_ARRAY_TASK_ID or
-    /// JOB_COMPLETION_INDEX). Combine the shards with `merge`. With --sprt, a shard plays all
-    /// its pairs and `merge` applies the SPRT.
+    /// JOB_COMPLETION_INDEX). Shards given the same --out folder write their files side by
+    /// side (run-shard-I-of-N.json, games-shard-I-of-N.jsonl), read each other's records and,
+    /// with --sprt, all stop when the combined SPRT decides; `summary`, `chart` and `merge`
+    /// read that folder. Shards in separate folders each play all their pairs; `merge` then
+    /// applies the SPRT.
     #[arg(long)]
     shard: Option<String>,
     /// No progress bar.
@@ -463,14 +470,37 @@ fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
     };
     let outcome = run(config, opts, &mut observer)?;
     bar.finish_and_clear();
-    print!("{}", render(&outcome.summary));
+    match &outcome.combined {
+        // A shard in a shared folder: the combined result is what matters.
+        Some(combined) => {
+            let mut shards: Vec<String> = outcome.peers.iter().map(|s| s.to_string()).collect();
+            shards.extend(config.shard.map(|s| s.to_string()));
+            shards.sort();
+            println!(
+                "all shards in the folder ({}), {} of this shard's games played here:",
+                shards.join(", "),
+                outcome.games_played
+            );
+            print!("{}", render(combined));
+        }
+        None => print!("{}", render(&outcome.summary)),
+    }
     if outcome.stopped_early && !quiet {
-        eprintln!("stopped early: SPRT decided");
+        eprintln!(
+            "stopped early: SPRT decided{}",
+            if outcome.combined.is_some() {
+                " on the shards' combined games"
+            } else {
+                ""
+            }
+        );
     }
     if let Some(dir) = &opts.out {
         eprintln!(
             "summary: {}",
-            dir.join(wuzi_arena::run::SUMMARY_FILE).display()
+            wuzi_arena::run_dir::RunFiles::for_run(dir, config.shard)
+                .summary
+                .display()
         );
         draw_charts(dir);
     }
@@ -619,6 +649,14 @@ fn export(
     out: Option<&Path>,
     size: Option<usize>,
 ) -> Result<()> {
+    if input.is_dir() && !input.join(GAMES_FILE).exists() {
+        // A shard's folder, or the shards of a run sharing one.
+        let run_dir = wuzi_arena::run_dir::RunDir::open(input)?;
+        let mut records = run_dir.records()?;
+        records.sort_by_key(|r| r.key());
+        let size = size.unwrap_or(run_dir.config().game.size);
+        return export_records(&records, format, out, size);
+    }
     let (file, dir) = if input.is_dir() {
         (input.join(GAMES_FILE), Some(input.to_path_buf()))
     } else {
@@ -640,11 +678,20 @@ fn export(
     }
     let mut records = records.records;
     records.sort_by_key(|r| r.key());
+    export_records(&records, format, out, size)
+}
+
+fn export_records(
+    records: &[wuzi_arena::GameRecord],
+    format: ExportFormat,
+    out: Option<&Path>,
+    size: usize,
+) -> Result<()> {
     match format {
         ExportFormat::Psq => {
             let out = out.context("--out DIR is required for psq export")?;
             std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
-            for r in &records {
+            for r in records {
                 let path = out.join(psq_file_name(r));
                 std::fs::write(&path, to_psq(r, size))
                     .with_context(|| path.display().to_string())?;
@@ -734,10 +781,25 @@ fn main_inner() -> Result<()> {
         }
         Command::Resume {
             dir,
+            shard,
             concurrency,
             quiet,
         } => {
-            let config = RunConfig::load(&dir.join(RUN_FILE))?;
+            let run_dir = wuzi_arena::run_dir::RunDir::open(&dir)?;
+            let config = match (shard, run_dir.entries.as_slice()) {
+                (None, [one]) => one.config.clone(),
+                (None, _) => bail!(
+                    "{} holds several shards of a run: name the one to continue with --shard i/n",
+                    dir.display()
+                ),
+                (Some(text), entries) => {
+                    let shard = Shard::parse(&text)?;
+                    match entries.iter().find(|e| e.config.shard == Some(shard)) {
+                        Some(e) => e.config.clone(),
+                        None => bail!("{} holds no shard {shard}", dir.display()),
+                    }
+                }
+            };
             let opts = RunOptions {
                 concurrency: concurrency.unwrap_or_else(default_concurrency),
                 out: Some(dir),
@@ -748,7 +810,7 @@ fn main_inner() -> Result<()> {
         Command::Merge { out, shards } => {
             let summary = merge(&shards, &out)?;
             print!("{}", render(&summary));
-            eprintln!("merged {} shard(s) into {}", shards.len(), out.display());
+            eprintln!("merged {} folder(s) into {}", shards.len(), out.display());
             draw_charts(&out);
             Ok(())
         }
@@ -774,6 +836,15 @@ fn main_inner() -> Result<()> {
             per_opening,
         } => {
             let summary = summarize_dir(&dir)?;
+            let missing = wuzi_arena::run_dir::RunDir::open(&dir)?.missing_shards();
+            if !missing.is_empty() {
+                let list: Vec<String> = missing.iter().map(|s| s.to_string()).collect();
+                eprintln!(
+                    "note: shard(s) {} have no files in {} (not counted)",
+                    list.join(", "),
+                    dir.display()
+                );
+            }
             if json {
                 println!("{}", serde_json::to_string_pretty(&summary)?);
             } else {

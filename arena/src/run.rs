@@ -17,10 +17,9 @@ use std::time::Instant;
 use crate::config::{RunConfig, Schedule, RUN_FILE};
 use crate::error::{ArenaError, Result};
 use crate::player::Player;
-use crate::record::{
-    read_records, truncate_to, GameRecord, OpeningRef, RecordPlayer, RecordWriter, GAMES_FILE,
-};
+use crate::record::{GameRecord, OpeningRef, RecordPlayer, RecordWriter, GAMES_FILE};
 use crate::referee::{play_game, Reason};
+use crate::run_dir::{load_records_file, PeerReader, RunDir, RunFiles};
 use crate::summary::{
     ms_per_move, summarize_tallies, tally_all, GameLite, GameMap, Summary, Tally, Timing,
 };
@@ -85,6 +84,11 @@ pub struct RunOutcome {
     pub games_resumed: u64,
     /// Some matchup stopped early on an SPRT decision.
     pub stopped_early: bool,
+    /// A shard sharing its folder with other shards of the run: the statistics of all their
+    /// games at the end of this session (what `merge` computes once every shard is done).
+    pub combined: Option<Summary>,
+    /// The other shards seen in the shared folder.
+    pub peers: Vec<crate::config::Shard>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -94,7 +98,7 @@ struct Job {
 }
 
 /// Checks that a record belongs to `config` (matchup, pair, opening, players).
-fn check_record(
+pub(crate) fn check_record(
     config: &RunConfig,
     schedule: &Schedule,
     r: &GameRecord,
@@ -141,28 +145,21 @@ fn check_record(
     Ok(())
 }
 
-/// Reads a run directory's records, checking they belong to `config`. Truncated last lines
-/// are cut off the file when `repair` is set. Returns the records (first copy of each game).
+/// Reads a run directory's records (the files of `config`'s shard, see [`RunFiles`]), checking
+/// they belong to `config`. Truncated last lines are cut off the file when `repair` is set.
+/// Returns the records (first copy of each game).
 pub fn load_run_records(config: &RunConfig, dir: &Path, repair: bool) -> Result<Vec<GameRecord>> {
-    let path = dir.join(GAMES_FILE);
-    let file = read_records(&path)?;
-    if file.truncated && repair {
-        truncate_to(&path, file.valid_len)?;
-    }
-    let schedule = Schedule::new(config);
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for (i, r) in file.records.into_iter().enumerate() {
-        check_record(config, &schedule, &r, &path, i + 1)?;
-        if seen.insert(r.key()) {
-            out.push(r);
-        }
-    }
-    Ok(out)
+    load_records_file(config, &RunFiles::for_run(dir, config.shard).games, repair)
 }
 
 /// Plays (or continues) a run. `observer` is called once before the first game and after
 /// every game, on the calling thread.
+///
+/// A shard whose `--out` folder also holds other shards of the same run (see
+/// [`crate::run_dir`]) reads their records after each of its games and counts the combined
+/// pairs in pair order, as [`merge`] does, stopping at the first pair after which the SPRT
+/// decides: pairs are counted only once all pairs before them are finished, whichever shard
+/// plays them, so the decision is the one `merge` reaches whatever the shards' speeds.
 pub fn run(
     config: &RunConfig,
     opts: &RunOptions,
@@ -173,18 +170,30 @@ pub fn run(
     let schedule = Schedule::new(config);
     let mut games = GameMap::new();
     let mut writer = None;
+    let mut peers = None;
+    let files = opts
+        .out
+        .as_ref()
+        .map(|dir| RunFiles::for_run(dir, config.shard));
 
-    if let Some(dir) = &opts.out {
+    if let (Some(dir), Some(files)) = (&opts.out, &files) {
         std::fs::create_dir_all(dir).map_err(|e| ArenaError::io(dir, e))?;
-        let run_file = dir.join(RUN_FILE);
+        let run_file = &files.run;
+        if config.shard.is_none() && has_shard_files(dir) {
+            return Err(ArenaError::Config(format!(
+                "{} holds the shards of a run; choose another --out",
+                dir.display()
+            )));
+        }
         if run_file.exists() {
             if !opts.resume {
                 return Err(ArenaError::Config(format!(
-                    "{} already holds a run: add --resume to continue it, or choose another --out",
-                    dir.display()
+                    "{} already holds a run{}: add --resume to continue it, or choose another --out",
+                    dir.display(),
+                    config.shard.map(|s| format!(" (shard {s})")).unwrap_or_default()
                 )));
             }
-            let old = RunConfig::load(&run_file)?;
+            let old = RunConfig::load(run_file)?;
             if &old != config {
                 return Err(ArenaError::Mismatch(format!(
                     "{} was written by a different run configuration; resume with the same \
@@ -192,26 +201,38 @@ pub fn run(
                     run_file.display()
                 )));
             }
-            for r in load_run_records(config, dir, true)? {
+            for r in load_records_file(config, &files.games, true)? {
                 if !config.plays(r.pair) {
                     return Err(ArenaError::Mismatch(format!(
                         "{}: pair {} belongs to another shard",
-                        dir.join(GAMES_FILE).display(),
+                        files.games.display(),
                         r.pair
                     )));
                 }
                 games.insert(r.key(), GameLite::from_record(&r));
             }
         } else {
-            config.save(&run_file)?;
+            if config.shard.is_some() && dir.join(RUN_FILE).exists() {
+                return Err(ArenaError::Config(format!(
+                    "{} holds another run ({}); choose another --out",
+                    dir.display(),
+                    dir.join(RUN_FILE).display()
+                )));
+            }
+            config.save(run_file)?;
         }
-        writer = Some(RecordWriter::append(&dir.join(GAMES_FILE))?);
+        if let Some(p) = PeerReader::new(config, dir) {
+            p.check_folder()?;
+            peers = Some(p);
+        }
+        writer = Some(RecordWriter::append(&files.games)?);
     }
     let resumed = games.len() as u64;
 
     let m_count = config.matchups.len();
-    // The runner stops matchups early only when it sees every pair (no shard).
-    let sprt = if config.shard.is_none() {
+    // This process's own pairs, in order (all pairs without a shard); the SPRT stops matchups
+    // here only when this process sees every pair.
+    let own_sprt = if config.shard.is_none() {
         config.sprt
     } else {
         None
@@ -228,7 +249,7 @@ pub fn run(
             }
             match (games.get(&(g, 0)), games.get(&(g, 1))) {
                 (Some(a), Some(b)) => {
-                    if tallies[m].add_pair(a, b, sprt.as_ref()) {
+                    if tallies[m].add_pair(a, b, own_sprt.as_ref()) {
                         stopped[m].store(true, Ordering::SeqCst);
                     }
                     next[m] += 1;
@@ -239,6 +260,42 @@ pub fn run(
     };
     for m in 0..m_count {
         advance(m, &mut tallies, &mut next, &games);
+    }
+    // A shard in a shared folder: every shard's games, counted in pair order with the SPRT.
+    let mut all = games.clone();
+    let mut combined = vec![Tally::default(); m_count];
+    let mut combined_next = vec![0u64; m_count];
+    let advance_combined = |tallies: &mut [Tally], next: &mut [u64], all: &GameMap| {
+        for m in 0..m_count {
+            while next[m] < config.pairs && tallies[m].decision.is_none() {
+                let g = config.global_pair(m, next[m]);
+                match (all.get(&(g, 0)), all.get(&(g, 1))) {
+                    (Some(a), Some(b)) => {
+                        if tallies[m].add_pair(a, b, config.sprt.as_ref()) {
+                            stopped[m].store(true, Ordering::SeqCst);
+                        }
+                        next[m] += 1;
+                    }
+                    _ => break,
+                }
+            }
+        }
+    };
+    let mut poll_peers = |all: &mut GameMap| -> Result<bool> {
+        let Some(p) = peers.as_mut() else {
+            return Ok(false);
+        };
+        let mut new = Vec::new();
+        p.poll(&mut new)?;
+        for r in &new {
+            all.entry(r.key())
+                .or_insert_with(|| GameLite::from_record(r));
+        }
+        Ok(p.any())
+    };
+    let mut shared = poll_peers(&mut all)?;
+    if shared {
+        advance_combined(&mut combined, &mut combined_next, &all);
     }
 
     let total: u64 = (0..config.total_pairs())
@@ -259,7 +316,7 @@ pub fn run(
         config,
         done: games.len() as u64,
         total,
-        tallies: &tallies,
+        tallies: if shared { &combined } else { &tallies },
         last: None,
         elapsed: start.elapsed(),
         played,
@@ -320,13 +377,26 @@ pub fn run(
                 }
             }
             played += 1;
-            games.insert(record.key(), GameLite::from_record(&record));
+            let lite = GameLite::from_record(&record);
+            all.insert(record.key(), lite.clone());
+            games.insert(record.key(), lite);
             advance(record.matchup, &mut tallies, &mut next, &games);
+            match poll_peers(&mut all) {
+                Ok(s) => shared = s,
+                Err(e) => {
+                    abort.store(true, Ordering::SeqCst);
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            }
+            if shared {
+                advance_combined(&mut combined, &mut combined_next, &all);
+            }
             observer(&Progress {
                 config,
                 done: games.len() as u64,
                 total,
-                tallies: &tallies,
+                tallies: if shared { &combined } else { &tallies },
                 last: Some(&record),
                 elapsed: start.elapsed(),
                 played,
@@ -352,22 +422,58 @@ pub fn run(
         concurrency,
         ms_per_move: ms_per_move(config, &final_tallies),
     });
-    if let Some(dir) = &opts.out {
-        write_summary(&summary, dir)?;
+    if let Some(files) = &files {
+        write_summary_to(&summary, &files.summary)?;
     }
+    let combined = shared.then(|| crate::summary::summarize(&config.unsharded(), &all));
     Ok(RunOutcome {
         summary,
+        combined,
+        peers: peers.map(|p| p.seen()).unwrap_or_default(),
         games_played: played,
         games_resumed: resumed,
         stopped_early: stopped.iter().any(|s| s.load(Ordering::SeqCst)),
     })
 }
 
+/// Does `dir` hold shard run files (`run-shard-i-of-n.json`)?
+fn has_shard_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|l| {
+        l.filter_map(|e| e.ok())
+            .any(|e| e.file_name().to_string_lossy().starts_with("run-shard-"))
+    })
+}
+
+/// Writes a file through a temporary file in the same folder and a rename, so that readers
+/// (other shards, `summary` during a run) never see half of it.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        use std::io::Write as _;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        ArenaError::io(path, e)
+    })
+}
+
+/// Writes a summary to `path` (atomically).
+pub fn write_summary_to(summary: &Summary, path: &Path) -> Result<()> {
+    let text = serde_json::to_string_pretty(summary).expect("summaries serialize");
+    write_atomic(path, (text + "\n").as_bytes())
+}
+
 /// Writes `summary.json` into `dir`.
 pub fn write_summary(summary: &Summary, dir: &Path) -> Result<()> {
-    let path = dir.join(SUMMARY_FILE);
-    let text = serde_json::to_string_pretty(summary).expect("summaries serialize");
-    std::fs::write(&path, text + "\n").map_err(|e| ArenaError::io(&path, e))
+    write_summary_to(summary, &dir.join(SUMMARY_FILE))
 }
 
 /// Takes player `index` out of the worker's cache, or builds it.
@@ -439,48 +545,51 @@ fn play_job(
 }
 
 /// Combines the run directories of the shards of one run into `out` (`run.json` without
-/// shard, `games.jsonl` sorted by pair and game, `summary.json`). Every shard `0..n` must be
-/// present exactly once. The statistics equal those of the same run played in one process.
+/// shard, `games.jsonl` sorted by pair and game, `summary.json`). A directory may hold one
+/// shard or several (a shared folder). Every shard `0..n` must be present exactly once. The
+/// statistics equal those of the same run played in one process.
 pub fn merge(shard_dirs: &[PathBuf], out: &Path) -> Result<Summary> {
     if shard_dirs.is_empty() {
         return Err(ArenaError::Config(
             "merge needs at least one shard directory".into(),
         ));
     }
-    let mut base: Option<RunConfig> = None;
+    let mut base: Option<(RunConfig, PathBuf)> = None;
     let mut seen_shards = HashMap::new();
     let mut records: Vec<GameRecord> = Vec::new();
     let mut keys = std::collections::HashSet::new();
     for dir in shard_dirs {
-        let config = RunConfig::load(&dir.join(RUN_FILE))?;
-        config.validate()?;
-        let unsharded = config.unsharded();
-        match &base {
-            None => base = Some(unsharded.clone()),
-            Some(b) if *b != unsharded => {
-                return Err(ArenaError::Mismatch(format!(
-                    "{} is a shard of a different run than {}",
-                    dir.display(),
-                    shard_dirs[0].display()
-                )))
+        let run_dir = RunDir::open(dir)?;
+        for entry in &run_dir.entries {
+            let config = &entry.config;
+            let unsharded = config.unsharded();
+            match &base {
+                None => base = Some((unsharded.clone(), entry.files.run.clone())),
+                Some((b, first)) if *b != unsharded => {
+                    return Err(ArenaError::Mismatch(format!(
+                        "{} is a shard of a different run than {}",
+                        entry.files.run.display(),
+                        first.display()
+                    )))
+                }
+                Some(_) => {}
             }
-            Some(_) => {}
-        }
-        let (index, count) = config.shard.map_or((0, 1), |s| (s.index, s.count));
-        if let Some(prev) = seen_shards.insert(index, (count, dir.clone())) {
-            return Err(ArenaError::Mismatch(format!(
-                "{} and {} are both shard {index}",
-                prev.1.display(),
-                dir.display()
-            )));
-        }
-        for r in load_run_records(&config, dir, false)? {
-            if keys.insert(r.key()) {
-                records.push(r);
+            let (index, count) = config.shard.map_or((0, 1), |s| (s.index, s.count));
+            if let Some(prev) = seen_shards.insert(index, (count, entry.files.run.clone())) {
+                return Err(ArenaError::Mismatch(format!(
+                    "{} and {} are both shard {index}",
+                    prev.1.display(),
+                    entry.files.run.display()
+                )));
+            }
+            for r in load_records_file(config, &entry.files.games, false)? {
+                if keys.insert(r.key()) {
+                    records.push(r);
+                }
             }
         }
     }
-    let config = base.expect("one shard at least");
+    let config = base.expect("one shard at least").0;
     let counts: std::collections::HashSet<u64> = seen_shards.values().map(|(c, _)| *c).collect();
     let count = match counts.into_iter().collect::<Vec<_>>().as_slice() {
         [c] => *c,
@@ -503,7 +612,7 @@ pub fn merge(shard_dirs: &[PathBuf], out: &Path) -> Result<Summary> {
     records.sort_by_key(GameRecord::key);
     std::fs::create_dir_all(out).map_err(|e| ArenaError::io(out, e))?;
     let games_path = out.join(GAMES_FILE);
-    if games_path.exists() || out.join(RUN_FILE).exists() {
+    if games_path.exists() || out.join(RUN_FILE).exists() || has_shard_files(out) {
         return Err(ArenaError::Config(format!(
             "{} already holds a run; merge into an empty directory",
             out.display()
@@ -523,14 +632,13 @@ pub fn merge(shard_dirs: &[PathBuf], out: &Path) -> Result<Summary> {
     Ok(summary)
 }
 
-/// Recomputes the summary of a run directory from its `run.json` and `games.jsonl`.
+/// Recomputes the summary of a run directory from its records: one run, one shard, or the
+/// shards of one run sharing the folder (then the same statistics as `merge`; shards not in
+/// the folder are simply not counted, see [`RunDir::missing_shards`]).
 pub fn summarize_dir(dir: &Path) -> Result<Summary> {
-    let config = RunConfig::load(&dir.join(RUN_FILE))?;
-    config.validate()?;
-    let records = load_run_records(&config, dir, false)?;
-    let games: GameMap = records
-        .iter()
-        .map(|r| (r.key(), GameLite::from_record(r)))
-        .collect();
-    Ok(crate::summary::summarize(&config, &games))
+    let run_dir = RunDir::open(dir)?;
+    Ok(crate::summary::summarize(
+        &run_dir.config(),
+        &run_dir.games()?,
+    ))
 }

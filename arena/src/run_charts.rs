@@ -32,8 +32,7 @@ use crate::chart::{
 };
 use crate::config::{RunConfig, RunKind, RUN_FILE};
 use crate::error::{ArenaError, Result};
-use crate::record::GAMES_FILE;
-use crate::run::load_run_records;
+use crate::run_dir::RunDir;
 use crate::stats::{sprt_status, Estimate, SprtParams, SprtVerdict};
 use crate::summary::{summarize, GameLite, GameMap, Summary, Tally};
 
@@ -353,30 +352,53 @@ pub fn write_charts(config: &RunConfig, games: &GameMap, dir: &Path) -> Result<V
     Ok(written)
 }
 
-/// Redraws the charts of a run directory from its `run.json` and `games.jsonl` into `out`
+/// Redraws the charts of a run directory from its run file(s) and records into `out`
 /// (default: the run directory itself). Works for finished, interrupted, sharded and merged
-/// runs; an incomplete last record line is ignored. Returns the summary and the charts.
+/// runs and for folders shared by a run's shards (all their games, as `merge` counts them);
+/// an incomplete last record line is ignored. Charts are drawn into a temporary folder and
+/// renamed into place, so shards finishing together never leave half a file. Returns the
+/// summary and the charts.
 pub fn chart_run_dir(dir: &Path, out: Option<&Path>) -> Result<(Summary, Vec<WrittenChart>)> {
-    let run_file = dir.join(RUN_FILE);
-    if !run_file.exists() {
+    if !dir.is_dir() {
         return Err(ArenaError::Config(format!(
             "{}: no {RUN_FILE} here (not a run directory)",
             dir.display()
         )));
     }
-    let config = RunConfig::load(&run_file)?;
-    config.validate()?;
-    let records = if dir.join(GAMES_FILE).exists() {
-        load_run_records(&config, dir, false)?
-    } else {
-        Vec::new()
-    };
-    let games: GameMap = records
-        .iter()
-        .map(|r| (r.key(), GameLite::from_record(r)))
-        .collect();
-    let written = write_charts(&config, &games, out.unwrap_or(dir))?;
-    Ok((summarize(&config, &games), written))
+    let run_dir = RunDir::open(dir)?;
+    let config = run_dir.config();
+    let games = run_dir.games()?;
+    let out = out.unwrap_or(dir);
+    std::fs::create_dir_all(out).map_err(|e| ArenaError::io(out, e))?;
+    let tmp = out.join(format!(".charts-tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| ArenaError::io(&tmp, e))?;
+    let result = write_charts(&config, &games, &tmp).and_then(|drawn| {
+        let mut written = Vec::new();
+        for c in drawn {
+            let name = c
+                .stem
+                .file_name()
+                .expect("chart stems have names")
+                .to_owned();
+            for ext in ["png", "svg"] {
+                let mut file = name.clone();
+                file.push(format!(".{ext}"));
+                let from = tmp.join(&file);
+                if from.exists() {
+                    let to = out.join(&file);
+                    std::fs::rename(&from, &to).map_err(|e| ArenaError::io(&to, e))?;
+                }
+            }
+            written.push(WrittenChart {
+                stem: out.join(name),
+                shows: c.shows,
+            });
+        }
+        Ok(written)
+    });
+    let _ = std::fs::remove_dir_all(&tmp);
+    Ok((summarize(&config, &games), result?))
 }
 
 #[cfg(test)]
