@@ -3,6 +3,8 @@
 //! - [`spsa`]: the SPSA method (schedule, perturbation, stochastic rounding, update).
 //! - [`spec`]: the tune specification (TOML), checked against the engine's declared ranges.
 //! - [`tune`]: the tuning loop, parallel game pairs, checkpoint and resume.
+//! - [`shared`]: shared tunes, run by worker processes on one folder (asynchronous SPSA).
+//! - [`lock`]: the tune folder's lock, for shared filesystems (NFS included).
 //! - [`history`]: the per-iteration CSV history and atomic file writes.
 //! - [`verify`]: the match of the tuned set against the start, played by the arena.
 //! - [`chart`]: parameter paths and the running score as PNG and SVG.
@@ -12,6 +14,8 @@
 pub mod chart;
 pub mod error;
 pub mod history;
+pub mod lock;
+pub mod shared;
 pub mod spec;
 pub mod spsa;
 pub mod tune;

@@ -12,6 +12,7 @@ use wuzi_arena::run::{default_concurrency, Progress};
 use wuzi_arena::stats::{EloModel, SprtParams};
 use wuzi_arena::summary::{fmt_estimate, render};
 use wuzi_engine::Params;
+use wuzi_tuner::shared::{work, WorkerOptions};
 use wuzi_tuner::spec::{load_openings, verify_openings_seed, TuneConfig, TuneSpec};
 use wuzi_tuner::tune::{load_config, tune, TuneOptions, TuneOutcome, TuneProgress};
 use wuzi_tuner::verify::{load_tune, repeats_openings, verify, VERIFY_DIR};
@@ -42,10 +43,25 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
         /// Continue the tune checkpointed in the output directory.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "shared")]
         resume: bool,
+        /// Run as one worker of a tune shared by several processes or machines on one folder
+        /// (the first creates the tune, the others join; run the same command on every node).
+        /// Asynchronous SPSA as fishtest's: each worker claims the next iteration, plays its
+        /// pairs and applies its step to the current parameters.
+        #[arg(long)]
+        shared: bool,
+        /// --shared: a claimed iteration whose worker stops renewing it for this many seconds
+        /// is given up and played again by another worker.
+        #[arg(long, default_value_t = 120.0, requires = "shared")]
+        lease_s: f64,
         #[command(flatten)]
         run: RunArgs,
+    },
+    /// Show the progress of a tune (shared or not), also while its workers run.
+    Status {
+        /// The tune directory.
+        dir: PathBuf,
     },
     /// Continue the tune in DIR from its checkpoint (no spec needed).
     Resume {
@@ -233,6 +249,106 @@ fn run_tune(
     )
 }
 
+/// One worker of a shared tune; the one that applies the last step reports, draws the charts
+/// and verifies.
+fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &RunArgs) -> Result<()> {
+    let dir = &opts.dir;
+    if !args.quiet {
+        eprintln!("tune | {}", config.describe());
+        eprintln!(
+            "shared tune worker, {} pair(s) at once | folder {} | lease {:.0} s",
+            opts.concurrency,
+            dir.display(),
+            opts.lease.as_secs_f64()
+        );
+    }
+    if args.max_iterations.is_some() {
+        bail!("--max-iterations applies to one-machine tunes; stop a shared worker with a signal (its claim is given up after the lease)");
+    }
+    let pb = bar(
+        args.quiet,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games (all workers), eta {eta} | {msg}",
+    );
+    let mut observer = |p: &TuneProgress<'_>| {
+        pb.set_length(p.games_total);
+        pb.set_position(p.games_done);
+        pb.set_message(tune_message(p));
+    };
+    let outcome = work(config, opts, &mut observer)?;
+    pb.finish_and_clear();
+    let s = &outcome.stats;
+    println!(
+        "worker {}: {} iteration(s), {} pairs in {:.1} s of play ({:.3} pairs/s); lock: {} \
+         acquisitions, {:.1} ms waiting + {:.1} ms holding per iteration",
+        s.worker,
+        s.iterations,
+        s.pairs,
+        s.play_s,
+        if s.play_s > 0.0 {
+            s.pairs as f64 / s.play_s
+        } else {
+            0.0
+        },
+        s.lock_count,
+        1000.0 * s.lock_wait_s / s.iterations.max(1) as f64,
+        1000.0 * s.lock_hold_s / s.iterations.max(1) as f64
+    );
+    if !outcome.finisher {
+        println!(
+            "tune complete ({} iterations); {} applied the last step and verifies",
+            outcome.state.applied,
+            outcome
+                .state
+                .finished_by
+                .as_deref()
+                .unwrap_or("another worker")
+        );
+        return Ok(());
+    }
+    let tuned = config.params_at(&outcome.state.theta)?;
+    let start = config.start_params()?;
+    let o = TuneOutcome {
+        theta: outcome.state.theta.clone(),
+        iterations_done: outcome.state.applied,
+        completed: true,
+        resumed_from: 0,
+        history: outcome.history.clone(),
+        totals: outcome.state.totals.clone(),
+        start: start.clone(),
+        tuned: tuned.clone(),
+        games_played: s.pairs * 2,
+        elapsed: std::time::Duration::from_secs_f64(s.play_s),
+    };
+    report_tune(config, &o, dir);
+    if !outcome.state.abandoned.is_empty() {
+        println!(
+            "{} claim(s) given up after their lease and played again; {} late result(s) \
+             discarded",
+            outcome.state.abandoned.len(),
+            outcome.state.discarded
+        );
+    }
+    // The paths in the order the steps were applied.
+    let mut rows = outcome.history.clone();
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.iteration = i as u64 + 1;
+    }
+    for c in wuzi_tuner::chart::write_tune_charts(dir, config, &rows)? {
+        eprintln!("chart: {}", c.display());
+    }
+    if args.no_verify {
+        return Ok(());
+    }
+    run_verify(
+        config,
+        &tuned,
+        &start,
+        opts.concurrency,
+        &dir.join(VERIFY_DIR),
+        args.quiet,
+    )
+}
+
 fn report_tune(config: &TuneConfig, o: &TuneOutcome, dir: &Path) {
     println!(
         "{} of {} iterations ({} games this session in {:.1} s; engine+ {}-{}-{} overall)",
@@ -344,6 +460,8 @@ fn main_inner() -> Result<()> {
             spec,
             out,
             resume,
+            shared,
+            lease_s,
             run,
         } => {
             let parsed = TuneSpec::load(&spec)?;
@@ -356,7 +474,20 @@ fn main_inner() -> Result<()> {
             if concurrency == 0 {
                 bail!("--concurrency must be at least 1");
             }
+            if shared {
+                if !(lease_s.is_finite() && lease_s > 0.0) {
+                    bail!("--lease-s must be positive");
+                }
+                let mut opts = WorkerOptions::new(&dir, concurrency);
+                opts.lease = std::time::Duration::from_secs_f64(lease_s);
+                opts.poll = opts.poll.min(opts.lease / 4);
+                return run_worker(&config, &opts, &run);
+            }
             run_tune(&config, &dir, resume, concurrency, &run)
+        }
+        Command::Status { dir } => {
+            print!("{}", wuzi_tuner::shared::status(&dir)?);
+            Ok(())
         }
         Command::Resume { dir, run } => {
             let config = load_config(&dir)?;

@@ -278,13 +278,22 @@ impl Player for PoolPlayer<'_> {
 /// Engines kept between pairs: a worker takes two, sets their parameters (which clears their
 /// tables) and gives them back. A game never depends on an engine's earlier games: the
 /// referee starts every game with `new_game`, which clears the table.
-struct EnginePool {
+pub(crate) struct EnginePool {
     free: Mutex<Vec<Engine>>,
     hash_mb: usize,
     threads: usize,
 }
 
 impl EnginePool {
+    /// An empty pool for the engines of `config`.
+    pub(crate) fn new(config: &TuneConfig) -> EnginePool {
+        EnginePool {
+            free: Mutex::new(Vec::new()),
+            hash_mb: config.limits.hash_mb,
+            threads: config.limits.threads,
+        }
+    }
+
     fn take(&self, params: &Params) -> Engine {
         let popped = self.free.lock().unwrap_or_else(|e| e.into_inner()).pop();
         match popped {
@@ -363,6 +372,39 @@ fn play_pair(
     }
 }
 
+/// Plays pairs `first .. first + n` of engine+ (`plus`) against engine- (`minus`) on `pool`
+/// and counts them in pair order: engine+'s wins, draws, losses and pair counts.
+pub(crate) fn play_batch(
+    config: &TuneConfig,
+    pool: &rayon::ThreadPool,
+    engines: &EnginePool,
+    plus: &Params,
+    minus: &Params,
+    first: u64,
+    n: u64,
+) -> Result<(u64, u64, u64, Penta)> {
+    let results: Vec<Result<[Outcome; 2]>> = pool.install(|| {
+        (0..n)
+            .into_par_iter()
+            .map(|j| play_pair(config, plus, minus, first + j, engines))
+            .collect()
+    });
+    let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
+    let mut penta = Penta::default();
+    for r in results {
+        let pair = r?;
+        for o in pair {
+            match o {
+                Outcome::Win => wins += 1,
+                Outcome::Draw => draws += 1,
+                Outcome::Loss => losses += 1,
+            }
+        }
+        penta.add_pair(pair[0], pair[1]);
+    }
+    Ok((wins, draws, losses, penta))
+}
+
 /// The starting state of a tune in `opts.out`: fresh, or from its checkpoint.
 struct Resumed {
     iteration: u64,
@@ -388,6 +430,15 @@ fn open_dir(config: &TuneConfig, opts: &TuneOptions) -> Result<Resumed> {
     let state_path = dir.join(STATE_FILE);
     let history_path = dir.join(HISTORY_FILE);
     let config_path = dir.join(CONFIG_FILE);
+    let shared_path = dir.join(crate::shared::SHARED_FILE);
+    if shared_path.exists() {
+        return Err(TuneError::State(format!(
+            "{} belongs to a shared tune: run its workers with `wuzi-tune tune --spec SPEC \
+             --out {} --shared`",
+            shared_path.display(),
+            dir.display()
+        )));
+    }
     if state_path.exists() {
         if !opts.resume {
             return Err(TuneError::State(format!(
@@ -482,11 +533,7 @@ pub fn tune(
         .thread_name(|i| format!("tune-{i}"))
         .build()
         .map_err(|e| TuneError::State(format!("cannot start {concurrency} workers: {e}")))?;
-    let engines = EnginePool {
-        free: Mutex::new(Vec::new()),
-        hash_mb: config.limits.hash_mb,
-        threads: config.limits.threads,
-    };
+    let engines = EnginePool::new(config);
 
     observer(&TuneProgress {
         config,
@@ -505,25 +552,17 @@ pub fn tune(
         let pert = spsa.perturb(&theta, k)?;
         let plus = config.params_at(&pert.plus)?;
         let minus = config.params_at(&pert.minus)?;
-        let first = config.first_pair(k);
-        let n = config.pairs_in_iteration(k);
-        let results: Vec<Result<[Outcome; 2]>> = pool.install(|| {
-            (0..n)
-                .into_par_iter()
-                .map(|j| play_pair(config, &plus, &minus, first + j, &engines))
-                .collect()
-        });
-        let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
-        for r in results {
-            let pair = r?;
-            for o in pair {
-                match o {
-                    Outcome::Win => wins += 1,
-                    Outcome::Draw => draws += 1,
-                    Outcome::Loss => losses += 1,
-                }
-            }
-            totals.penta.add_pair(pair[0], pair[1]);
+        let (wins, draws, losses, penta) = play_batch(
+            config,
+            &pool,
+            &engines,
+            &plus,
+            &minus,
+            config.first_pair(k),
+            config.pairs_in_iteration(k),
+        )?;
+        for (t, p) in totals.penta.counts.iter_mut().zip(penta.counts) {
+            *t += p;
         }
         totals.wins += wins;
         totals.draws += draws;

@@ -1,0 +1,326 @@
+//! Shared tunes: several `wuzi-tune tune --shared` processes on one folder complete the
+//! budget's pairs, a worker killed with SIGKILL mid-batch costs only its batch, the tuned set
+//! recovers from `detuned.toml`, one worker equals the one-machine tune, and bad input (other
+//! spec, other engine, damaged state) is refused with status 2 naming the file.
+//!
+//! The heavy twin (`--ignored`) runs the example spec's budget and compares the tuned set
+//! with the defaults.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use wuzi_tuner::shared::{work, SharedState, WorkerOptions, SHARED_FILE};
+use wuzi_tuner::spec::{TuneConfig, TuneSpec};
+use wuzi_tuner::tune::{tune, TuneOptions};
+
+const BIN: &str = env!("CARGO_BIN_EXE_wuzi-tune");
+
+fn params_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "wuzi-tune-shared-{}-{}-{name}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The detuned proof tune (as `tests/tune.rs`): defence and w_open_three from detuned.toml,
+/// `pairs` pairs at `nodes` nodes, verification on `verify_pairs` random openings.
+fn proof_spec(pairs: u64, nodes: u64, verify_pairs: u64) -> String {
+    format!(
+        "base = \"{}\"\npairs = {pairs}\npairs_per_iteration = 8\nseed = 1\n\
+         openings = \"random:{pairs}\"\n[limits]\nnodes = {nodes}\n\
+         [params.defence]\nmin = 20\nmax = 200\nr_end = 0.02\n\
+         [params.w_open_three]\nmin = 5\nmax = 400\nr_end = 0.02\n\
+         [verify]\npairs = {verify_pairs}\nopenings = \"random:{verify_pairs}\"\n",
+        params_dir().join("detuned.toml").display()
+    )
+}
+
+fn worker(spec: &Path, out: &Path, lease_s: &str) -> Child {
+    Command::new(BIN)
+        .args(["tune", "--spec"])
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .args([
+            "--shared",
+            "--concurrency",
+            "1",
+            "--quiet",
+            "--lease-s",
+            lease_s,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts")
+}
+
+fn state(dir: &Path, spec: &str) -> SharedState {
+    let config = TuneSpec::parse(spec, Path::new("spec.toml"))
+        .and_then(|s| s.resolve(&params_dir()))
+        .expect("valid spec");
+    SharedState::load(&dir.join(SHARED_FILE), &config).expect("state loads")
+}
+
+fn elo(summary: &Path) -> (f64, f64, f64) {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(summary).expect("reads")).expect("json");
+    let e = &v["matchups"][0]["elo"];
+    let f = |k: &str| e[k].as_f64().unwrap_or_else(|| panic!("{k} in {e}"));
+    (f("value"), f("lower"), f("upper"))
+}
+
+/// Starts `n` workers, kills the first with SIGKILL while it plays its first batch, waits for
+/// the others; returns their outputs and the killed worker's process id.
+fn run_workers_killing_one(spec: &Path, out: &Path, n: usize) -> (Vec<Output>, u32) {
+    let mut children: Vec<Child> = (0..n).map(|_| worker(spec, out, "4")).collect();
+    let victim = children[0].id();
+    let t = Instant::now();
+    loop {
+        let playing = std::fs::read_dir(out.join("workers"))
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .contains(&format!("-{victim}-"))
+            })
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+            .any(|t| t.contains("\"doing\": \"playing iteration"));
+        if playing {
+            // Mid-batch: let it play a little first.
+            std::thread::sleep(Duration::from_millis(300));
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(120),
+            "the worker never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    children[0].kill().expect("SIGKILL");
+    let _ = children[0].wait();
+    let outs = children
+        .into_iter()
+        .skip(1)
+        .map(|c| c.wait_with_output().expect("waits"))
+        .collect();
+    (outs, victim)
+}
+
+fn check_completed(dir: &Path, spec: &str, pairs: u64, outs: &[Output], victim: u32) {
+    for o in outs {
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    }
+    let s = state(dir, spec);
+    let iterations = pairs.div_ceil(8);
+    assert_eq!(s.applied, iterations);
+    // Every pair of the budget counted exactly once: the killed batch was played again.
+    assert_eq!(s.totals.games(), 2 * pairs);
+    assert!(s.claims.is_empty() && s.requeued.is_empty());
+    assert!(
+        s.abandoned
+            .iter()
+            .any(|a| a.worker.contains(&format!("-{victim}-"))),
+        "{:?}",
+        s.abandoned
+    );
+    let history = std::fs::read_to_string(dir.join("history.csv")).expect("history");
+    assert_eq!(history.lines().count() as u64, iterations + 1);
+    let finishers = outs
+        .iter()
+        .filter(|o| text(&o.stdout).contains("verification: tuned vs start"))
+        .count();
+    assert_eq!(finishers, 1, "exactly one worker verifies");
+    for f in [
+        "tuned.toml",
+        "paths.png",
+        "score.png",
+        "verify/summary.json",
+    ] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    let status = Command::new(BIN)
+        .arg("status")
+        .arg(dir)
+        .output()
+        .expect("runs");
+    let st = text(&status.stdout);
+    assert!(
+        st.contains(&format!("{iterations} of {iterations} iterations applied")),
+        "{st}"
+    );
+    assert!(st.contains("given up"), "{st}");
+}
+
+/// Four workers on the detuned proof tune (240 pairs at 400 nodes, as the one-process proof
+/// test), one killed mid-batch: the budget is played, the tuned set beats the start.
+#[test]
+fn four_workers_one_killed_complete_the_tune_and_recover() {
+    let dir = temp_dir("four");
+    let spec_text = proof_spec(240, 400, 100);
+    let spec = dir.join("spec.toml");
+    std::fs::write(&spec, &spec_text).expect("spec");
+    let out = dir.join("tune");
+    let (outs, victim) = run_workers_killing_one(&spec, &out, 4);
+    check_completed(&out, &spec_text, 240, &outs, victim);
+    let s = state(&out, &spec_text);
+    let (w_open_three, defence) = (s.theta[0], s.theta[1]);
+    assert!(
+        w_open_three > 60.0,
+        "w_open_three {w_open_three} (start 40)"
+    );
+    assert!(defence > 50.0, "defence {defence} (start 45)");
+    let (value, lower, upper) = elo(&out.join("verify/summary.json"));
+    eprintln!(
+        "tuned {:?}: tuned vs start Elo {value:+.1} [{lower:+.1}, {upper:+.1}]",
+        s.theta
+    );
+    assert!(lower > 0.0, "Elo {value} [{lower}, {upper}]");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The example spec's budget (800 pairs at 500 nodes, 400 verification pairs) with 4
+/// workers, one killed; then the tuned set against the defaults.
+#[test]
+#[ignore = "about 10 minutes on two cores: the example spec's budget"]
+fn four_workers_on_the_example_budget() {
+    let dir = temp_dir("example");
+    let spec_text = proof_spec(800, 500, 400);
+    let spec = dir.join("spec.toml");
+    std::fs::write(&spec, &spec_text).expect("spec");
+    let out = dir.join("tune");
+    let (outs, victim) = run_workers_killing_one(&spec, &out, 4);
+    check_completed(&out, &spec_text, 800, &outs, victim);
+    let (value, lower, upper) = elo(&out.join("verify/summary.json"));
+    eprintln!("tuned vs start Elo {value:+.1} [{lower:+.1}, {upper:+.1}]");
+    assert!(lower > 0.0);
+    let vs = Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
+        .args(["verify"])
+        .arg(&out)
+        .args(["--pairs", "200", "--openings", "random:200", "--quiet"])
+        .output()
+        .expect("runs");
+    assert_eq!(vs.status.code(), Some(0), "{}", text(&vs.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One worker with --shared claims the iterations in order and applies each step to the theta
+/// it was drawn around: exactly the one-machine tune.
+#[test]
+fn one_shared_worker_equals_the_one_machine_tune() {
+    let text = "base = \"detuned.toml\"\npairs = 20\npairs_per_iteration = 4\nseed = 3\n\
+                [limits]\nnodes = 200\nhash_mb = 2\n[params.defence]\nmin = 20\nmax = 200\n\
+                r_end = 0.02\n[params.w_open_three]\nmin = 5\nmax = 400\nr_end = 0.02\n";
+    let config: TuneConfig = TuneSpec::parse(text, Path::new("t.toml"))
+        .and_then(|s| s.resolve(&params_dir()))
+        .expect("valid");
+    let single = tune(
+        &config,
+        &TuneOptions {
+            concurrency: 2,
+            out: None,
+            resume: false,
+            max_iterations: None,
+        },
+        &mut |_| {},
+    )
+    .expect("tunes");
+    let dir = temp_dir("one");
+    let o = work(&config, &WorkerOptions::new(&dir, 2), &mut |_| {}).expect("works");
+    assert!(o.finisher);
+    assert_eq!(o.state.theta, single.theta);
+    assert_eq!(o.history, single.history);
+    assert_eq!(o.state.totals, single.totals);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Workers with another spec or another engine, a damaged shared state, a one-machine tune
+/// run on a shared folder: status 2, the file named, nothing changed.
+#[test]
+fn bad_workers_and_damaged_state_are_refused() {
+    let dir = temp_dir("bad");
+    let small = "pairs = 8\npairs_per_iteration = 4\nseed = 1\n[limits]\nnodes = 100\n\
+                 hash_mb = 2\n[params.defence]\nmin = 20\nmax = 200\n";
+    let spec = dir.join("spec.toml");
+    std::fs::write(&spec, small).expect("spec");
+    let out = dir.join("tune");
+    let run = |spec: &Path, extra: &[&str]| {
+        Command::new(BIN)
+            .args(["tune", "--spec"])
+            .arg(spec)
+            .arg("--out")
+            .arg(&out)
+            .args(["--quiet", "--no-verify", "--concurrency", "1"])
+            .args(extra)
+            .output()
+            .expect("runs")
+    };
+    let ok = run(&spec, &["--shared"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    let shared = out.join(SHARED_FILE);
+    let before = std::fs::read(&shared).expect("state");
+
+    let other = dir.join("other.toml");
+    std::fs::write(&other, small.replace("seed = 1", "seed = 2")).expect("spec");
+    let o = run(&other, &["--shared"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("tune.json") && err.contains("same spec"),
+        "{err}"
+    );
+
+    // Another engine: the fingerprint recorded by the tune differs.
+    let v: String = String::from_utf8(before.clone()).expect("utf8");
+    let fp = v
+        .split("\"fingerprint\": \"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("a fingerprint")
+        .to_string();
+    std::fs::write(&shared, v.replace(&fp, "0123456789abcdef")).expect("writes");
+    let o = run(&spec, &["--shared"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("shared.json") && err.contains("same build"),
+        "{err}"
+    );
+
+    for damaged in [&b"{\"format\": 1, \"next\": "[..], &b"{}"[..]] {
+        std::fs::write(&shared, damaged).expect("writes");
+        for args in [&["--shared"][..], &[][..]] {
+            let o = run(&spec, args);
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            assert!(err.contains("shared.json"), "{err}");
+            assert!(!err.contains("panicked"), "{err}");
+            assert_eq!(std::fs::read(&shared).expect("reads"), damaged, "unchanged");
+        }
+        let o = Command::new(BIN)
+            .arg("status")
+            .arg(&out)
+            .output()
+            .expect("runs");
+        assert_eq!(o.status.code(), Some(2));
+        assert!(text(&o.stderr).contains("shared.json"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
