@@ -78,6 +78,9 @@ pub enum ArenaError {
     /// A chart could not be drawn or written.
     #[error("chart: {0}")]
     Chart(String),
+    /// A brain registry that cannot be used, or an unknown brain.
+    #[error(transparent)]
+    Registry(#[from] crate::registry::RegistryError),
     /// A JSON file (run configuration, summary) that does not parse.
     #[error("{path}: {error}")]
     Json {

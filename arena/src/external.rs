@@ -8,42 +8,64 @@
 //! argument (repeatable, in order; a spec item cannot contain a comma), `dir=PATH` the brain's
 //! working folder (created if missing, kept afterwards; default: a fresh temporary folder per
 //! player instance, removed when the player is dropped). Without `name=` the player is named
-//! after the brain's `ABOUT` answer (`name="..."`), else after the program's file name.
+//! after the brain's `ABOUT` answer (`name="..."`), else after the program's file name. A
+//! brain named in a registry file needs none of this: `--player rapfi` ([`crate::registry`]).
 //!
-//! External brains take **time limits only**: `move-ms=N` (sent as `INFO timeout_turn`) and/or
-//! `tc=GAME_MS+INC_MS` (`INFO timeout_match`, and `INFO time_left` before every move, the
-//! referee's clock with the increments it added). The protocol has no node or depth limit, so
-//! `nodes=`/`depth=` in an external spec are an error and the run-wide `--nodes`/`--depth`
-//! are not applied to external players. `threads=` becomes `INFO thread_num`, `hash-mb=`
-//! `INFO max_memory` (the hash plus what `pbrain-wuzi` keeps aside, so a `pbrain-wuzi`
-//! brain gets exactly that hash). Engine options go on its command line: for `pbrain-wuzi`,
-//! `arg=--params=FILE.toml` or `arg=--set=defence=60`.
+//! Limits: `move-ms=N` (sent as `INFO timeout_turn`) and/or `tc=GAME_MS+INC_MS`
+//! (`INFO timeout_match`, and `INFO time_left` before every move, the referee's clock with
+//! the increments it added); `nodes=N` and `depth=N` are sent as the Yixin-Board extensions
+//! `INFO max_node` and `INFO max_depth` (Rapfi and `pbrain-wuzi` honour them; with either and
+//! no time limit the brain still gets `timeout_turn` [`DEFAULT_TURN_MS`] as a safety). The
+//! run-wide `--nodes`/`--depth` are not applied to external players: only a spec's own.
+//! `threads=` becomes `INFO thread_num`, `hash-mb=` `INFO max_memory` (the hash plus what
+//! `pbrain-wuzi` keeps aside, so a `pbrain-wuzi` brain gets exactly that hash). Every record
+//! says which limits the brain was given (`given`: the limit `INFO` lines). Engine options go
+//! on its command line: for `pbrain-wuzi`, `arg=--params=FILE.toml` or `arg=--set=defence=60`.
+//!
+//! Protocol options ([`BrainOptions`]): `settle-ms=N` (default [`DEFAULT_SETTLE_MS`]),
+//! `setup=board|turn`, `start-ms=N` (default [`DEFAULT_START_MS`]), `end-ms=N` (default
+//! [`DEFAULT_END_MS`]) and `info=KEY VALUE` (repeatable, an extra `INFO` line per game).
 //!
 //! # Protocol
 //!
-//! Per game: `START n` (`OK` expected; `ERROR` or anything else loses the game as a crash),
-//! or `RESTART` when the process is alive, played the previous game cleanly and the board size
-//! is the same (a brain that does not answer `OK` is killed and started afresh); then `INFO`
+//! Per game: `START n` or `RESTART` when the process is alive, played the previous game
+//! cleanly and the board size is the same (a brain that does not answer `RESTART` with `OK`
+//! is killed and started afresh). A brain that answers `START` with `ERROR` (or anything it
+//! says instead of `OK` that is an `ERROR`/`UNKNOWN`) loses the game as a crash; one that
+//! says nothing within `start-ms` plays on, with a note in the record. Then `INFO`
 //! `timeout_turn`, `timeout_match`, `max_memory`, `game_type 1`, `rule` (0 freestyle,
-//! 1 standard, 4 renju), `thread_num` and `folder` (the working folder). Per move: `BEGIN` on
-//! the empty board, `BOARD` with every stone in play order (1 own, 2 opponent) then `DONE`
-//! for a game starting from an opening (or whenever the brain's view is out of step), and
-//! `TURN x,y` with the opponent's reply afterwards.
+//! 1 standard, 4 renju), `thread_num`, `max_node`/`max_depth` when given, the extra `info=`
+//! lines and `folder` (the working folder). Per move: `BEGIN` on the empty board, `TURN x,y`
+//! with the opponent's reply, and for a game from an opening (or whenever the brain's view is
+//! out of step) a set-up: `BOARD` with every stone in play order (1 own, 2 opponent) then
+//! `DONE`, or with `setup=turn` each stone as `TURN x,y` with the brain's answer to each but
+//! the last taken back (`TAKEBACK x,y`). The set-up is not charged to the brain's clock.
 //!
-//! Replies are read on a separate thread, so a hung brain cannot block the arena. `MESSAGE`
-//! and `DEBUG` lines are skipped (the last `MESSAGE` is kept: [`ExternalPlayer::last_message`];
-//! `pbrain-wuzi`'s `depth`, `score` and `nodes` are read from it into the move's record), and
-//! so are `ERROR`/`UNKNOWN` lines that mention `INFO` (a brain objecting to an `INFO` key).
-//! The answer must be `x,y` on the board: `UNKNOWN`, `ERROR` or anything else loses as
-//! `illegal`; an occupied point is left to the referee (also `illegal`). No answer within the
-//! time limit plus a grace ([`DEFAULT_GRACE_MS`]) loses on time and the brain is killed; a
-//! brain that exits or closes its output loses as `crash`. After any such failure the process
-//! is killed, and the next game starts a new one in the same working folder, so a run goes on.
-//! Dropping the player sends `END`, waits [`END_WAIT_MS`] and kills the process if needed.
+//! **Pacing.** No command is sent sooner than the settle gap after the brain's last output
+//! (some brains half-read a command that arrives just after their move); the wait is not
+//! charged to either clock. A brain that keeps talking is sent its command anyway after the
+//! gap plus [`SETTLE_CAP_MS`].
+//!
+//! **Tolerance.** Replies are read on a separate thread, so a hung brain cannot block the
+//! arena, and CRLF line ends are fine. While the arena waits for a move, only `x,y` on the
+//! board counts: `MESSAGE` lines are skipped (the last one is kept:
+//! [`ExternalPlayer::last_message`]; `pbrain-wuzi`'s `depth`, `score` and `nodes` are read
+//! from it into the move's record), `DEBUG`, `OK` and blank lines are skipped, and every other
+//! line (`ERROR`, `UNKNOWN`, debug output, text with control bytes, a banner printed before
+//! `START`) is kept in the game record's notes (at most [`MAX_NOTES`] per game and player) and
+//! skipped. Two numbers `x,y` off the board lose as `illegal`, and an occupied point is left to
+//! the referee (also `illegal`). No move within the time limit plus a grace
+//! ([`DEFAULT_GRACE_MS`]) loses on time, the detail saying what the brain sent instead; a brain
+//! that exits or closes its output loses as `crash`. After any such failure the process is
+//! killed, and the next game starts a new one in the same working folder, so a run goes on.
+//! Dropping the player sends `END` in the background and kills the brain if it has not exited
+//! after `end-ms`; the run does not wait ([`wait_for_exits`] does, at the end of a program).
 //!
 //! The brain's standard error goes to `stderr.log` in its working folder; the last line of it
 //! is quoted when a brain crashes. A brain that reads files relative to its working folder
 //! (weights, configuration) needs `dir=` set to its own folder.
+
+mod options;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -52,22 +74,35 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use wuzi_engine::protocol::{BASE_MEMORY_MB, THREAD_MEMORY_MB};
 use wuzi_engine::{Pos, Rule};
 
-use crate::player::{GameStart, MoveReply, MoveRequest, Player, PlayerError, PlayerLimits};
+pub use options::{
+    BrainOptions, SetupMode, DEFAULT_END_MS, DEFAULT_SETTLE_MS, DEFAULT_START_MS,
+};
 
-/// Longest wait for the answer to `START`, `RESTART` or `ABOUT`, in milliseconds.
+use crate::player::{
+    GameStart, MoveReply, MoveRequest, Player, PlayerError, PlayerLimits, PlayerReport,
+};
+
+/// Longest wait for the answer to `ABOUT`, in milliseconds.
 pub const START_TIMEOUT_MS: u64 = 10_000;
 /// Time allowed beyond a move's limit before the brain is given up and killed, in ms. The
 /// referee's own margin (`--time-margin-ms`) decides whether a late answer loses on time.
 pub const DEFAULT_GRACE_MS: u64 = 1_000;
-/// How long a brain may take to exit after `END` before it is killed, in milliseconds.
-pub const END_WAIT_MS: u64 = 500;
 /// `timeout_turn` when the limits give no time at all (the piskvork default), in ms.
 pub const DEFAULT_TURN_MS: u64 = 30_000;
+/// Longest extra wait for a brain that keeps talking, beyond the settle gap, in ms.
+pub const SETTLE_CAP_MS: u64 = 1_000;
+/// Wait for the `OK` to a `TAKEBACK` during a `setup=turn` set-up, in ms (some brains do
+/// not answer it at all).
+pub const TAKEBACK_WAIT_MS: u64 = 300;
+/// Notes (noise lines and protocol events) kept per game and player; more are counted.
+pub const MAX_NOTES: usize = 20;
 /// The brain's standard error log, in its working folder.
 pub const STDERR_LOG: &str = "stderr.log";
 /// Longest line kept from a brain; the rest of a longer line is discarded.
@@ -141,20 +176,37 @@ pub fn resolve_program(program: &str) -> Option<PathBuf> {
 }
 
 /// Asks a brain its `ABOUT` line: starts `program` with `args` (in `workdir`, or a temporary
-/// folder), sends `ABOUT`, waits at most [`START_TIMEOUT_MS`] and ends the process.
+/// folder), sends `ABOUT`, waits at most [`START_TIMEOUT_MS`] for a line with `name=` (other
+/// lines, a banner for example, are skipped) and ends the process.
 pub fn query_about(
     program: &str,
     args: &[String],
     workdir: Option<&Path>,
 ) -> Result<BTreeMap<String, String>, String> {
-    let mut player = ExternalPlayer::new("about", program, args, workdir, PlayerLimits::default());
+    let mut player = ExternalPlayer::new("about", program, args, workdir, PlayerLimits::default())
+        .with_options(BrainOptions {
+            settle_ms: Some(0),
+            end_ms: Some(200),
+            ..BrainOptions::default()
+        });
     let process = player.spawn().map_err(|e| e.to_string())?;
     process.send("ABOUT")?;
-    let mut message = None;
-    match process.reply(deadline_in(START_TIMEOUT_MS), &mut message) {
-        Ok(line) => Ok(parse_about(&line)),
-        Err(Wait::Timeout) => Err(format!("no answer to ABOUT within {START_TIMEOUT_MS} ms")),
-        Err(Wait::Closed) => Err(format!("exited after ABOUT: {}", process.exit_note())),
+    let deadline = deadline_in(START_TIMEOUT_MS);
+    loop {
+        match process.next_line(deadline) {
+            Ok(line) => {
+                let about = parse_about(&line);
+                if about.contains_key("name") {
+                    return Ok(about);
+                }
+            }
+            Err(Wait::Timeout) => {
+                return Err(format!("no answer to ABOUT within {START_TIMEOUT_MS} ms"))
+            }
+            Err(Wait::Closed) => {
+                return Err(format!("exited after ABOUT: {}", process.exit_note()))
+            }
+        }
     }
 }
 
@@ -166,6 +218,26 @@ enum Wait {
     Closed,
 }
 
+/// Pending background stops of brains (see [`wait_for_exits`]).
+static REAPERS: Mutex<Vec<JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// Waits until every brain sent `END` by a dropped player has exited or been killed after
+/// its grace. Programs call it before they exit, so no brain outlives the arena.
+pub fn wait_for_exits() {
+    loop {
+        let pending = match REAPERS.lock() {
+            Ok(mut r) => std::mem::take(&mut *r),
+            Err(_) => return,
+        };
+        if pending.is_empty() {
+            return;
+        }
+        for handle in pending {
+            let _ = handle.join();
+        }
+    }
+}
+
 /// A running brain: the child, its input, and its output lines from the reader thread.
 struct Process {
     child: Child,
@@ -174,10 +246,16 @@ struct Process {
     log: Option<PathBuf>,
     /// The board size of the last `START` the brain accepted.
     size: Option<usize>,
+    /// When the process started.
+    born: Instant,
+    /// Milliseconds from `born` to the brain's last output line (set by the reader thread).
+    last_output: Arc<AtomicU64>,
+    /// The settle gap.
+    settle: Duration,
 }
 
 impl Process {
-    fn spawn(program: &Path, args: &[String], dir: &Path) -> io::Result<Process> {
+    fn spawn(program: &Path, args: &[String], dir: &Path, settle_ms: u64) -> io::Result<Process> {
         let log = dir.join(STDERR_LOG);
         let (stderr, log) = match File::options().create(true).append(true).open(&log) {
             Ok(f) => (Stdio::from(f), Some(log)),
@@ -190,6 +268,7 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(stderr)
             .spawn()?;
+        let born = Instant::now();
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
             _ => {
@@ -199,9 +278,11 @@ impl Process {
             }
         };
         let (tx, lines) = mpsc::sync_channel(LINE_QUEUE);
+        let last_output = Arc::new(AtomicU64::new(0));
+        let stamp = Arc::clone(&last_output);
         let reader = std::thread::Builder::new()
             .name("brain-reader".into())
-            .spawn(move || read_lines(stdout, tx));
+            .spawn(move || read_lines(stdout, tx, born, stamp));
         if let Err(e) = reader {
             let _ = child.kill();
             let _ = child.wait();
@@ -213,6 +294,9 @@ impl Process {
             lines,
             log,
             size: None,
+            born,
+            last_output,
+            settle: Duration::from_millis(settle_ms),
         })
     }
 
@@ -220,45 +304,50 @@ impl Process {
         self.child.id()
     }
 
-    /// Writes `text` (one or more lines, without the final newline) and flushes. The error
-    /// says why the brain stopped listening.
-    fn send(&mut self, text: &str) -> Result<(), String> {
+    /// Waits until the brain has been silent for the settle gap (at most the gap plus
+    /// [`SETTLE_CAP_MS`] in all); returns the ms waited.
+    fn settle(&self) -> u64 {
+        if self.settle.is_zero() {
+            return 0;
+        }
+        let start = Instant::now();
+        let cap = start + self.settle + Duration::from_millis(SETTLE_CAP_MS);
+        loop {
+            let last = self.born + Duration::from_millis(self.last_output.load(Ordering::Acquire));
+            let ready = (last + self.settle).min(cap);
+            let now = Instant::now();
+            if now >= ready {
+                break;
+            }
+            std::thread::sleep(ready - now);
+        }
+        start.elapsed().as_millis() as u64
+    }
+
+    /// Waits for the settle gap, then writes `text` (one or more lines, without the final
+    /// newline) and flushes. Returns the ms spent settling; the error says why the brain
+    /// stopped listening.
+    fn send(&mut self, text: &str) -> Result<u64, String> {
+        let waited = self.settle();
         let written = match self.stdin.as_mut() {
             Some(stdin) => stdin
                 .write_all(format!("{text}\n").as_bytes())
                 .and_then(|()| stdin.flush()),
             None => Err(io::Error::other("input closed")),
         };
-        written.map_err(|e| {
+        written.map(|()| waited).map_err(|e| {
             let what = text.lines().last().unwrap_or_default();
             format!("{} (writing {what}: {e})", self.exit_note())
         })
     }
 
-    /// The next line that is not `MESSAGE`/`DEBUG` (nor an objection to an `INFO`), before
-    /// `deadline`. The last `MESSAGE` text goes to `message`.
-    fn reply(&mut self, deadline: Instant, message: &mut Option<String>) -> Result<String, Wait> {
-        loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(wait) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => return Err(Wait::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(Wait::Closed),
-            };
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (word, rest) = match line.find(char::is_whitespace) {
-                Some(i) => (&line[..i], line[i..].trim()),
-                None => (line, ""),
-            };
-            match word.to_ascii_uppercase().as_str() {
-                "MESSAGE" => *message = Some(rest.to_string()),
-                "DEBUG" => {}
-                "ERROR" | "UNKNOWN" if rest.to_ascii_uppercase().contains("INFO") => {}
-                _ => return Ok(line.to_string()),
-            }
+    /// The next output line, trimmed (CR included), before `deadline`.
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Wait> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line.trim().to_string()),
+            Err(RecvTimeoutError::Timeout) => Err(Wait::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(Wait::Closed),
         }
     }
 
@@ -275,14 +364,33 @@ impl Process {
         note
     }
 
-    /// Asks the brain to exit (`END`), then kills it if it has not after [`END_WAIT_MS`].
-    fn stop(&mut self) {
+    /// Asks the brain to exit (`END`, after the settle gap), then kills it if it has not
+    /// after `grace_ms`.
+    fn stop(&mut self, grace_ms: u64) {
         if self.stdin.is_some() {
             let _ = self.send("END");
         }
         self.stdin = None;
-        if wait_exit(&mut self.child, Duration::from_millis(END_WAIT_MS)).is_none() {
+        if wait_exit(&mut self.child, Duration::from_millis(grace_ms)).is_none() {
             self.kill();
+        }
+    }
+
+    /// [`Process::stop`] on a background thread, so a brain slow to exit does not hold up
+    /// the run. If no thread can be started the brain is killed at once (dropped with the
+    /// closure).
+    fn stop_in_background(self, grace_ms: u64) {
+        let mut process = self;
+        let spawned = std::thread::Builder::new()
+            .name("brain-stop".into())
+            .spawn(move || process.stop(grace_ms));
+        if let Ok(handle) = spawned {
+            match REAPERS.lock() {
+                Ok(mut r) => r.push(handle),
+                Err(_) => {
+                    let _ = handle.join();
+                }
+            }
         }
     }
 
@@ -349,9 +457,10 @@ fn quote(text: &str) -> String {
     out
 }
 
-/// The reader thread: sends each output line (lossily decoded, cut at [`MAX_LINE`] bytes)
-/// until the output closes or the player is gone.
-fn read_lines(stdout: ChildStdout, tx: SyncSender<String>) {
+/// The reader thread: sends each output line (lossily decoded, cut at [`MAX_LINE`] bytes,
+/// CR/LF removed) until the output closes or the player is gone, and stamps the time of the
+/// last line (ms since `born`) into `stamp` for the settle gap.
+fn read_lines(stdout: ChildStdout, tx: SyncSender<String>, born: Instant, stamp: Arc<AtomicU64>) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::new();
     loop {
@@ -360,6 +469,7 @@ fn read_lines(stdout: ChildStdout, tx: SyncSender<String>) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
+        stamp.store(born.elapsed().as_millis() as u64, Ordering::Release);
         let line = String::from_utf8_lossy(&buf);
         let line = line.trim_end_matches(['\r', '\n']).to_string();
         if tx.send(line).is_err() {
@@ -426,14 +536,112 @@ fn parse_stats(message: &str) -> (Option<i32>, Option<u64>, Option<i32>) {
     (depth, nodes, score)
 }
 
+/// What one output line of a brain is.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// Empty, `DEBUG ...` or `OK` while a move is awaited: skipped.
+    Skip,
+    /// `OK`.
+    Ok,
+    /// `MESSAGE text`.
+    Message(String),
+    /// `ERROR ...` or `UNKNOWN ...`.
+    Refusal(String),
+    /// `x,y` on the board.
+    Move(Pos),
+    /// Two numbers `x,y` that are off the board: an illegal move, not noise.
+    OffBoard(String),
+    /// Anything else: kept in the notes and skipped.
+    Noise(String),
+}
+
+/// Classifies a (trimmed) output line for a `size` board.
+fn classify(line: &str, size: usize) -> Line {
+    if line.is_empty() {
+        return Line::Skip;
+    }
+    let (word, rest) = match line.find(char::is_whitespace) {
+        Some(i) => (&line[..i], line[i..].trim()),
+        None => (line, ""),
+    };
+    match word.to_ascii_uppercase().as_str() {
+        "OK" if rest.is_empty() => return Line::Ok,
+        "MESSAGE" => return Line::Message(rest.to_string()),
+        "DEBUG" => return Line::Skip,
+        "ERROR" | "UNKNOWN" => return Line::Refusal(line.to_string()),
+        _ => {}
+    }
+    match parse_move(line, size) {
+        Ok(p) => Line::Move(p),
+        Err(e) if looks_like_move(line) => Line::OffBoard(e),
+        Err(_) => Line::Noise(line.to_string()),
+    }
+}
+
+/// Two integers separated by a comma (a move, perhaps off the board).
+fn looks_like_move(line: &str) -> bool {
+    line.split_once(',').is_some_and(|(x, y)| {
+        let int = |s: &str| {
+            let s = s.trim();
+            let s = s.strip_prefix('-').unwrap_or(s);
+            !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+        };
+        int(x) && int(y)
+    })
+}
+
+/// Notes of one game for the record, capped at [`MAX_NOTES`].
+#[derive(Default)]
+struct Notes {
+    kept: Vec<String>,
+    dropped: u64,
+}
+
+impl Notes {
+    fn push(&mut self, note: String) {
+        if self.kept.len() < MAX_NOTES {
+            self.kept.push(note);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// The notes, with a count of those not kept, and a fresh start.
+    fn take(&mut self) -> Vec<String> {
+        let mut out = std::mem::take(&mut self.kept);
+        if self.dropped > 0 {
+            out.push(format!("... {} more not kept", self.dropped));
+        }
+        self.dropped = 0;
+        out
+    }
+}
+
+/// What the brain said while the arena waited for a move, besides the move.
+#[derive(Default)]
+struct Chatter {
+    /// Lines kept as notes (noise and refusals).
+    lines: u64,
+    /// The last of them.
+    last: Option<String>,
+}
+
+/// The end of a wait for `OK`.
+enum OkWait {
+    Ok,
+    /// `ERROR`/`UNKNOWN` instead.
+    Refused(String),
+    Silent,
+    Closed,
+}
+
 /// The brain's view of the current game.
 struct GameState {
     size: usize,
-    /// Moves (from the empty board) the brain knows, counting its own last answer; `None`
-    /// before its first move of the game.
-    synced: Option<usize>,
-    /// The brain's last answer.
-    last_reply: Option<Pos>,
+    /// The stones on the brain's board in the order it got them (its own answers included).
+    known: Vec<Pos>,
+    /// Has the brain played a move this game (its answer is the last of `known`)?
+    answered: bool,
 }
 
 /// Numbers the temporary working folders of this process.
@@ -446,17 +654,25 @@ pub struct ExternalPlayer {
     args: Vec<String>,
     workdir: Option<PathBuf>,
     limits: PlayerLimits,
+    options: BrainOptions,
     grace_ms: u64,
     /// The temporary working folder this player made (removed on drop).
     own_dir: Option<PathBuf>,
     process: Option<Process>,
     game: Option<GameState>,
     last_message: Option<String>,
+    /// This game's notes.
+    notes: Notes,
+    /// The limit `INFO` lines of this game.
+    given: Option<String>,
+    /// Time of the last `play` not charged to the clock (settle gaps, set-up), in ms.
+    unclocked_ms: u64,
 }
 
 impl ExternalPlayer {
     /// A player that runs `program` with `args` in `workdir` (default: a temporary folder)
-    /// under the time limits of `limits`. Nothing starts until the first game.
+    /// under the limits of `limits`, with default [`BrainOptions`]. Nothing starts until the
+    /// first game.
     pub fn new(
         name: &str,
         program: &str,
@@ -470,12 +686,22 @@ impl ExternalPlayer {
             args: args.to_vec(),
             workdir: workdir.map(Path::to_path_buf),
             limits,
+            options: BrainOptions::default(),
             grace_ms: DEFAULT_GRACE_MS,
             own_dir: None,
             process: None,
             game: None,
             last_message: None,
+            notes: Notes::default(),
+            given: None,
+            unclocked_ms: 0,
         }
+    }
+
+    /// Talks to the brain with these protocol options (settle gap, set-up mode, waits).
+    pub fn with_options(mut self, options: BrainOptions) -> ExternalPlayer {
+        self.options = options;
+        self
     }
 
     /// Waits `ms` beyond a move's limit before giving up on the brain (default
@@ -535,12 +761,17 @@ impl ExternalPlayer {
 
     /// Starts a new process (the old one, if any, is killed).
     fn spawn(&mut self) -> Result<&mut Process, PlayerError> {
-        self.discard();
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
         let dir = self
             .folder()
             .map_err(|e| PlayerError::Crash(format!("working folder: {e}")))?;
-        let process = Process::spawn(&self.program_path(), &self.args, &dir)
-            .map_err(|e| PlayerError::Crash(format!("cannot start {}: {e}", self.program)))?;
+        let process =
+            Process::spawn(&self.program_path(), &self.args, &dir, self.options.settle())
+                .map_err(|e| {
+                    PlayerError::Crash(format!("cannot start {}: {e}", self.program))
+                })?;
         Ok(self.process.insert(process))
     }
 
@@ -552,78 +783,123 @@ impl ExternalPlayer {
         self.game = None;
     }
 
-    /// Sends `command` and expects `OK` within [`START_TIMEOUT_MS`].
-    fn expect_ok(&mut self, command: &str) -> Result<(), PlayerError> {
+    fn running(&mut self) -> Result<&mut Process, PlayerError> {
+        self.process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))
+    }
+
+    /// Sends `command` and waits up to `wait_ms` for `OK`; other lines become notes.
+    fn send_expect_ok(&mut self, command: &str, wait_ms: u64) -> Result<OkWait, PlayerError> {
+        let size = self.game.as_ref().map_or(0, |g| g.size);
         let process = self
             .process
             .as_mut()
             .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))?;
         process.send(command).map_err(PlayerError::Crash)?;
-        match process.reply(deadline_in(START_TIMEOUT_MS), &mut self.last_message) {
-            Ok(line) if line.eq_ignore_ascii_case("OK") => Ok(()),
-            Ok(line) => Err(PlayerError::Crash(format!(
-                "answered '{}' to {command}",
-                quote(&line)
-            ))),
-            Err(Wait::Timeout) => Err(PlayerError::Crash(format!(
-                "no answer to {command} within {START_TIMEOUT_MS} ms"
-            ))),
-            Err(Wait::Closed) => Err(PlayerError::Crash(format!(
-                "{} after {command}",
-                process.exit_note()
-            ))),
+        let deadline = deadline_in(wait_ms);
+        loop {
+            let line = match process.next_line(deadline) {
+                Ok(line) => line,
+                Err(Wait::Timeout) => return Ok(OkWait::Silent),
+                Err(Wait::Closed) => return Ok(OkWait::Closed),
+            };
+            match classify(&line, size.max(1)) {
+                Line::Ok => return Ok(OkWait::Ok),
+                Line::Refusal(l) => return Ok(OkWait::Refused(l)),
+                Line::Skip => {}
+                Line::Message(m) => self.last_message = Some(m),
+                Line::Move(_) | Line::OffBoard(_) | Line::Noise(_) => self
+                    .notes
+                    .push(format!("before OK to {command}: '{}'", quote(&line))),
+            }
         }
     }
 
-    /// The brain is running and has accepted `START size` or `RESTART`.
+    /// The brain is running and has accepted `START size` or `RESTART` (or said nothing to
+    /// `START`, noted).
     fn ready(&mut self, size: usize) -> Result<(), PlayerError> {
-        if let Some(process) = &self.process {
-            let command = if process.size == Some(size) {
-                "RESTART".to_string()
-            } else {
-                format!("START {size}")
-            };
-            if self.expect_ok(&command).is_ok() {
-                return Ok(());
+        let wait = self.options.start_wait();
+        if self.process.as_ref().is_some_and(|p| p.size == Some(size)) {
+            match self.send_expect_ok("RESTART", wait) {
+                Ok(OkWait::Ok) => return Ok(()),
+                Ok(OkWait::Refused(l)) => self
+                    .notes
+                    .push(format!("answered '{}' to RESTART; restarted", quote(&l))),
+                Ok(OkWait::Silent) => self.notes.push(format!(
+                    "no OK to RESTART within {wait} ms; restarted"
+                )),
+                Ok(OkWait::Closed) | Err(_) => {}
             }
         }
         self.spawn()?;
-        self.expect_ok(&format!("START {size}"))
+        let command = format!("START {size}");
+        match self.send_expect_ok(&command, wait)? {
+            OkWait::Ok => Ok(()),
+            OkWait::Silent => {
+                self.notes.push(format!(
+                    "no OK to {command} within {wait} ms; played on"
+                ));
+                Ok(())
+            }
+            OkWait::Refused(l) => Err(PlayerError::Crash(format!(
+                "answered '{}' to {command}",
+                quote(&l)
+            ))),
+            OkWait::Closed => {
+                let note = self.running()?.exit_note();
+                Err(PlayerError::Crash(format!("{note} after {command}")))
+            }
+        }
     }
 
-    /// The `INFO` lines sent at the start of a game.
-    fn game_info(&self, start: &GameStart, folder: Option<&Path>) -> String {
+    /// The limit `INFO` lines of a game (also the record's `given`).
+    fn limit_info(&self) -> Vec<String> {
         let l = &self.limits;
         let turn = l.move_ms.or(l.game_ms).unwrap_or(DEFAULT_TURN_MS);
         let mut info = vec![
             format!("INFO timeout_turn {turn}"),
             format!("INFO timeout_match {}", l.game_ms.unwrap_or(0)),
+        ];
+        if let Some(n) = l.nodes {
+            info.push(format!("INFO max_node {n}"));
+        }
+        if let Some(d) = l.depth {
+            info.push(format!("INFO max_depth {d}"));
+        }
+        info
+    }
+
+    /// The `INFO` lines sent at the start of a game.
+    fn game_info(&self, start: &GameStart, folder: Option<&Path>) -> Vec<String> {
+        let l = &self.limits;
+        let mut info = self.limit_info();
+        info.extend([
             format!("INFO max_memory {}", max_memory_bytes(l.hash_mb, l.threads)),
             "INFO game_type 1".to_string(),
             format!("INFO rule {}", rule_bits(start.rule)),
             format!("INFO thread_num {}", l.threads.max(1)),
-        ];
+        ]);
+        info.extend(self.options.info.iter().map(|i| format!("INFO {}", i.trim())));
         if let Some(f) = folder {
             info.push(format!("INFO folder {}", f.display()));
         }
-        info.join("\n")
+        info
     }
 
     fn start_game(&mut self, start: &GameStart) -> Result<(), PlayerError> {
-        self.ready(start.size)?;
-        let folder = self.folder().ok();
-        let info = self.game_info(start, folder.as_deref());
-        let process = self
-            .process
-            .as_mut()
-            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))?;
-        process.size = Some(start.size);
-        process.send(&info).map_err(PlayerError::Crash)?;
         self.game = Some(GameState {
             size: start.size,
-            synced: None,
-            last_reply: None,
+            known: Vec::new(),
+            answered: false,
         });
+        self.ready(start.size)?;
+        let folder = self.folder().ok();
+        let info = self.game_info(start, folder.as_deref()).join("\n");
+        self.given = Some(self.limit_info().join("; "));
+        let process = self.running()?;
+        process.size = Some(start.size);
+        process.send(&info).map_err(PlayerError::Crash)?;
         Ok(())
     }
 
@@ -641,70 +917,152 @@ impl ExternalPlayer {
         }
     }
 
+    /// Sends `command` (its last line names it in messages, `BOARD` for a set-up) and waits
+    /// for a move within `limit` plus the grace; the move and the last `MESSAGE` sent with
+    /// it. The settle wait before it goes to `unclocked_ms`.
+    fn ask_move(
+        &mut self,
+        command: &str,
+        limit: u64,
+    ) -> Result<(Pos, Option<String>), PlayerError> {
+        let name = command.lines().last().unwrap_or("").to_string();
+        let name = if command.contains("BOARD") {
+            "BOARD".to_string()
+        } else {
+            name
+        };
+        let size = self.game.as_ref().map_or(0, |g| g.size);
+        let grace = self.grace_ms;
+        let process = self
+            .process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))?;
+        let waited = process.send(command).map_err(PlayerError::Crash)?;
+        self.unclocked_ms += waited;
+        let deadline = deadline_in(limit.saturating_add(grace));
+        let mut chatter = Chatter::default();
+        let mut message = None;
+        loop {
+            let line = match process.next_line(deadline) {
+                Ok(line) => line,
+                Err(Wait::Timeout) => {
+                    let mut detail =
+                        format!("no answer to {name} within {limit}+{grace} ms; the brain was killed");
+                    if let Some(last) = &chatter.last {
+                        detail.push_str(&format!(
+                            " (it sent {} other line(s) instead, the last '{last}')",
+                            chatter.lines
+                        ));
+                    }
+                    return Err(PlayerError::Timeout(detail));
+                }
+                Err(Wait::Closed) => {
+                    return Err(PlayerError::Crash(format!(
+                        "{} during {name}",
+                        process.exit_note()
+                    )))
+                }
+            };
+            match classify(&line, size) {
+                Line::Move(mv) => {
+                    if message.is_some() {
+                        self.last_message.clone_from(&message);
+                    }
+                    return Ok((mv, message));
+                }
+                Line::OffBoard(e) => {
+                    return Err(PlayerError::Illegal(format!("{e} (answer to {name})")))
+                }
+                Line::Skip | Line::Ok => {}
+                Line::Message(m) => message = Some(m),
+                Line::Refusal(l) | Line::Noise(l) => {
+                    let q = quote(&l);
+                    self.notes.push(format!("answer to {name}: '{q}'"));
+                    chatter.lines += 1;
+                    chatter.last = Some(q);
+                }
+            }
+        }
+    }
+
+    /// Sends `TAKEBACK x,y` and waits briefly for its `OK`.
+    fn take_back(&mut self, p: Pos) -> Result<(), PlayerError> {
+        let command = format!("TAKEBACK {},{}", p.x(), p.y());
+        match self.send_expect_ok(&command, TAKEBACK_WAIT_MS)? {
+            OkWait::Ok | OkWait::Silent => Ok(()),
+            OkWait::Refused(l) => Err(PlayerError::Crash(format!(
+                "answered '{}' to {command} (setup=turn)",
+                quote(&l)
+            ))),
+            OkWait::Closed => {
+                let note = self.running()?.exit_note();
+                Err(PlayerError::Crash(format!("{note} after {command}")))
+            }
+        }
+    }
+
+    /// `setup=turn`: brings the brain's board to `history[..n-1]` with `TAKEBACK`s and
+    /// `TURN`s (each answer taken back), leaving the last stone for the clocked `TURN`.
+    /// Returns the ms it took.
+    fn set_up_with_turns(&mut self, history: &[Pos], limit: u64) -> Result<u64, PlayerError> {
+        let t0 = Instant::now();
+        let known = self.game.as_ref().map(|g| g.known.clone()).unwrap_or_default();
+        let n = history.len();
+        let mut common = known.iter().zip(history).take_while(|(a, b)| a == b).count();
+        common = common.min(n.saturating_sub(1));
+        for &p in known[common..].iter().rev() {
+            self.take_back(p)?;
+        }
+        for &p in &history[common..n.saturating_sub(1)] {
+            let command = format!("TURN {},{}", p.x(), p.y());
+            let (answer, _) = self.ask_move(&command, limit)?;
+            self.take_back(answer)?;
+        }
+        Ok(t0.elapsed().as_millis() as u64)
+    }
+
     fn play_move(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, PlayerError> {
-        let history = request.board.history();
+        let played = request.board.history();
+        let history: Vec<Pos> = played.iter().map(|r| r.pos).collect();
         let own = request.board.side_to_move();
         let limit = self.move_limit(request);
         let game = self
             .game
             .as_ref()
             .ok_or_else(|| PlayerError::Crash("no game started".into()))?;
-        let size = game.size;
         let n = history.len();
+        let k = game.known.len();
+        let in_step = game.answered && k + 1 == n && history[..k] == game.known[..];
         let mut text = String::new();
         if let Some(game_ms) = self.limits.game_ms {
             let left = request.clock.map_or(game_ms, |c| c.time_left_ms);
             text.push_str(&format!("INFO time_left {left}\n"));
         }
-        let command = match game.synced {
-            Some(k) if n == k + 1 && k >= 1 && Some(history[k - 1].pos) == game.last_reply => {
-                let p = history[k].pos;
-                format!("TURN {},{}", p.x(), p.y())
+        let command = if n == 0 {
+            "BEGIN".to_string()
+        } else if in_step || self.options.setup == SetupMode::Turn {
+            if !in_step {
+                let setup_ms = self.set_up_with_turns(&history, limit)?;
+                self.unclocked_ms += setup_ms;
             }
-            None if n == 0 => "BEGIN".to_string(),
-            _ => {
-                let mut block = String::from("BOARD\n");
-                for r in history {
-                    let who = if r.stone == own { 1 } else { 2 };
-                    block.push_str(&format!("{},{},{who}\n", r.pos.x(), r.pos.y()));
-                }
-                block.push_str("DONE");
-                block
+            let p = history[n - 1];
+            format!("TURN {},{}", p.x(), p.y())
+        } else {
+            let mut block = String::from("BOARD\n");
+            for r in played {
+                let who = if r.stone == own { 1 } else { 2 };
+                block.push_str(&format!("{},{},{who}\n", r.pos.x(), r.pos.y()));
             }
+            block.push_str("DONE");
+            block
         };
         text.push_str(&command);
-        let name = command.lines().next().unwrap_or("").to_string();
-        let grace = self.grace_ms;
-        let process = self
-            .process
-            .as_mut()
-            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))?;
-        process.send(&text).map_err(PlayerError::Crash)?;
-        let deadline = deadline_in(limit.saturating_add(grace));
-        let mut message = None;
-        let line = match process.reply(deadline, &mut message) {
-            Ok(line) => line,
-            Err(Wait::Timeout) => {
-                return Err(PlayerError::Timeout(format!(
-                    "no answer to {name} within {limit}+{grace} ms; the brain was killed"
-                )))
-            }
-            Err(Wait::Closed) => {
-                return Err(PlayerError::Crash(format!(
-                    "{} during {name}",
-                    process.exit_note()
-                )))
-            }
-        };
-        let mv = parse_move(&line, size)
-            .map_err(|e| PlayerError::Illegal(format!("{e} (answer to {name})")))?;
+        let (mv, message) = self.ask_move(&text, limit)?;
         let (depth, nodes, score) = message.as_deref().map(parse_stats).unwrap_or_default();
-        if message.is_some() {
-            self.last_message = message;
-        }
         if let Some(g) = self.game.as_mut() {
-            g.synced = Some(n + 1);
-            g.last_reply = Some(mv);
+            g.known = history;
+            g.known.push(mv);
+            g.answered = true;
         }
         Ok(MoveReply {
             mv: Some(mv),
@@ -722,6 +1080,8 @@ impl Player for ExternalPlayer {
 
     fn new_game(&mut self, start: &GameStart) -> Result<(), PlayerError> {
         self.game = None;
+        self.notes = Notes::default();
+        self.given = None;
         let result = self.start_game(start);
         if result.is_err() {
             self.discard();
@@ -730,6 +1090,7 @@ impl Player for ExternalPlayer {
     }
 
     fn play(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, PlayerError> {
+        self.unclocked_ms = 0;
         let result = self.play_move(request);
         if result.is_err() {
             // Its state is unknown (and a late answer would be read as the next one).
@@ -738,15 +1099,26 @@ impl Player for ExternalPlayer {
         result
     }
 
+    fn unclocked_ms(&self) -> u64 {
+        self.unclocked_ms
+    }
+
     fn end_game(&mut self) {
         self.game = None;
+    }
+
+    fn report(&mut self) -> PlayerReport {
+        PlayerReport {
+            given: self.given.clone(),
+            notes: self.notes.take(),
+        }
     }
 }
 
 impl Drop for ExternalPlayer {
     fn drop(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            p.stop();
+        if let Some(p) = self.process.take() {
+            p.stop_in_background(self.options.end_grace());
         }
         if let Some(d) = self.own_dir.take() {
             let _ = std::fs::remove_dir_all(d);

@@ -651,6 +651,8 @@ fn gate_players(
                     command: built.candidate.display().to_string(),
                     args: sets,
                     workdir: None,
+                    // Our own brain reads every command whole: no settle gap needed.
+                    options: own_brain_options(),
                 },
                 limits: limits(&candidate),
             };
@@ -660,6 +662,7 @@ fn gate_players(
                     command: built.baseline.display().to_string(),
                     args: Vec::new(),
                     workdir: None,
+                    options: own_brain_options(),
                 },
                 limits: limits(&candidate),
             };
@@ -668,6 +671,15 @@ fn gate_players(
             Ok(([cand, base], Some(built.commit)))
         }
     }
+}
+
+/// Protocol options for `pbrain-wuzi` builds: it reads every command whole, so no settle
+/// gap slows node-limited games.
+fn own_brain_options() -> Box<crate::external::BrainOptions> {
+    Box::new(crate::external::BrainOptions {
+        settle_ms: Some(0),
+        ..Default::default()
+    })
 }
 
 /// The match configuration of the gate, validated.

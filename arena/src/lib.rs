@@ -32,6 +32,7 @@ pub mod opening;
 pub mod player;
 pub mod record;
 pub mod referee;
+pub mod registry;
 pub mod run;
 pub mod run_charts;
 pub mod run_dir;

@@ -20,6 +20,7 @@ use wuzi_arena::record::{
     psq_file_name, read_records, to_move_line, to_psq, ExportFormat, GAMES_FILE,
 };
 use wuzi_arena::referee::GameSettings;
+use wuzi_arena::registry::Registry;
 use wuzi_arena::run::{default_concurrency, merge, run, summarize_dir, Progress, RunOptions};
 use wuzi_arena::stats::{EloModel, SprtParams};
 use wuzi_arena::summary::{fmt_estimate, render, render_openings};
@@ -35,10 +36,15 @@ params, set (repeatable), preset=default|classic, nodes, depth, move-ms, tc=GAME
 hash-mb; a bare word is a name). Limits given as options (--nodes, --tc, ...) apply to every player \
 that does not set its own.\n\nExternal Gomocup brains: --player 'name=x,cmd=./pbrain-x,arg=--flag,\
 dir=work/x,move-ms=1000' (cmd: the program; arg: one argument, repeatable; dir: its working folder, \
-default a temporary one; time limits only, move-ms and tc, as nodes and depth apply to in-process \
-engines only; threads and hash-mb are sent as INFO thread_num and max_memory; the name defaults to \
-the brain's ABOUT name).\n\nExit status: 0 when the run completes, 2 on any error (bad input, \
-unreadable files)."
+default a temporary one; move-ms and tc are sent as INFO timeout_turn/timeout_match, nodes and depth \
+as INFO max_node/max_depth (the run-wide --nodes/--depth apply to in-process engines only); threads \
+and hash-mb as INFO thread_num and max_memory; protocol options settle-ms (default 50), \
+setup=board|turn, start-ms, end-ms, info='KEY VALUE'; the name defaults to the brain's ABOUT \
+name).\n\nBrains by name: --player rapfi or --player rapfi,move-ms=200 (or brain=rapfi) takes the \
+brain from a registry TOML file: --engines FILE, else $WUZI_ENGINES, else ./engines.toml, else \
+~/.config/wuzi/engines.toml (example: suites/engines.example.toml). With a registry, a bare name \
+that is not one of its brains is an error (name an engine player with name=).\n\nExit status: 0 \
+when the run completes, 2 on any error (bad input, unknown brain, bad registry, unreadable files)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -277,6 +283,10 @@ struct Common {
     /// Games played at once (default: all cores).
     #[arg(long)]
     concurrency: Option<usize>,
+    /// Brain registry (TOML) for players given by name [default: $WUZI_ENGINES, else
+    /// ./engines.toml, else ~/.config/wuzi/engines.toml, if there is one].
+    #[arg(long, value_name = "FILE")]
+    engines: Option<PathBuf>,
     /// Directory for run.json, games.jsonl and summary.json.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -332,9 +342,10 @@ impl Common {
 
     fn players(&self, specs: &[String]) -> Result<Vec<PlayerSpec>> {
         let limits = self.limits()?;
+        let registry = Registry::find(self.engines.as_deref())?;
         Ok(specs
             .iter()
-            .map(|s| PlayerSpec::parse(s, &limits))
+            .map(|s| PlayerSpec::parse_with(s, &limits, registry.as_ref()))
             .collect::<std::result::Result<_, _>>()?)
     }
 
@@ -602,9 +613,10 @@ fn sweep_config(
             "sweep needs --grid NAME=LO:HI:STEP (or NAME=V1,V2,...) or --param NAME --values LIST"
         );
     }
+    let registry = Registry::find(common.engines.as_deref())?;
     let template = PlayerSpec::parse(player.unwrap_or("default"), &limits)?;
     let mut base = match baseline {
-        Some(b) => PlayerSpec::parse(b, &limits)?,
+        Some(b) => PlayerSpec::parse_with(b, &limits, registry.as_ref())?,
         None => template.clone(),
     };
     if baseline.is_none() || base.name == template.name {
@@ -866,7 +878,10 @@ fn main_inner() -> Result<()> {
 }
 
 fn main() -> ExitCode {
-    match main_inner() {
+    let result = main_inner();
+    // Brains of dropped players get their END grace, then are killed: none outlives us.
+    wuzi_arena::external::wait_for_exits();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<RegressionFound>() => ExitCode::from(1),
         Err(e) => {
@@ -1119,9 +1134,14 @@ struct GateArgs {
     /// params=suites/params/default.toml].
     #[arg(long, value_name = "SPEC")]
     candidate: Option<String>,
-    /// The baseline, a player spec [default: params=suites/params/baseline.toml].
+    /// The baseline, a player spec [default: params=suites/params/baseline.toml]; a brain
+    /// of the registry by name, e.g. `rapfi,nodes=20000`.
     #[arg(long, value_name = "SPEC", conflicts_with = "baseline_ref")]
     baseline: Option<String>,
+    /// Brain registry (TOML) for players given by name [default: $WUZI_ENGINES, else
+    /// ./engines.toml, else ~/.config/wuzi/engines.toml, if there is one].
+    #[arg(long, value_name = "FILE")]
+    engines: Option<PathBuf>,
     /// Use another build as the baseline: check GIT_REF out into a temporary worktree, build its
     /// pbrain-wuzi (and the current tree's, as the candidate) and play them as Gomocup brains
     /// at --move-ms per move.
@@ -1208,10 +1228,12 @@ fn gate_command(args: GateArgs) -> Result<()> {
         hash_mb: args.hash_mb,
         ..PlayerLimits::default()
     };
+    let registry = Registry::find(args.engines.as_deref())?;
     let spec = |given: &Option<String>, file: &str| {
-        PlayerSpec::parse(
+        PlayerSpec::parse_with(
             given.as_deref().unwrap_or(&format!("params={file}")),
             &limits,
+            registry.as_ref(),
         )
     };
     let candidate = spec(&args.candidate, gate::DEFAULT_CANDIDATE_PARAMS)?;

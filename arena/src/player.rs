@@ -20,7 +20,8 @@ use wuzi_engine::search::Clock;
 use wuzi_engine::{Board, Engine, Limits, Params, Pos, Rule, Stone};
 
 use crate::error::{ArenaError, Result};
-use crate::external::ExternalPlayer;
+use crate::external::{BrainOptions, ExternalPlayer};
+use crate::registry::Registry;
 
 /// Largest hash table an arena engine may use, in MB (many engines run at once).
 pub const MAX_HASH_MB: usize = 1024;
@@ -127,8 +128,7 @@ pub enum PlayerKind {
     /// The engine's `classic` reference player (textbook alpha-beta, classic score table);
     /// parameters and threads do not apply to it.
     Classic,
-    /// An external Gomocup brain run as a child process ([`crate::external`]); it takes time
-    /// limits only.
+    /// An external Gomocup brain run as a child process ([`crate::external`]).
     External {
         /// The program: a path, or a bare name looked up in `PATH`.
         command: String,
@@ -138,6 +138,10 @@ pub enum PlayerKind {
         /// Its working folder (default: a temporary folder per player instance).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         workdir: Option<PathBuf>,
+        /// How the arena talks to it (settle gap, set-up mode, waits).
+        /// (Boxed: most players are engines.)
+        #[serde(default, skip_serializing_if = "BrainOptions::is_default")]
+        options: Box<BrainOptions>,
     },
 }
 
@@ -233,10 +237,10 @@ impl PlayerSpec {
             if command.is_empty() {
                 return Err(bad("empty cmd".into()));
             }
-            if l.move_ms.is_none() && l.game_ms.is_none() {
+            if !l.is_bounded() {
                 return Err(bad(
-                    "an external brain needs a time limit (move-ms or tc): the protocol has \
-                     no node or depth limit"
+                    "an external brain needs a limit: move-ms or tc (INFO timeout_turn, \
+                     timeout_match), or nodes or depth (INFO max_node, max_depth)"
                         .into(),
                 ));
             }
@@ -269,13 +273,17 @@ impl PlayerSpec {
                 command,
                 args,
                 workdir,
-            } => Ok(Box::new(ExternalPlayer::new(
-                &self.name,
-                command,
-                args,
-                workdir.as_deref(),
-                self.limits.clone(),
-            ))),
+                options,
+            } => Ok(Box::new(
+                ExternalPlayer::new(
+                    &self.name,
+                    command,
+                    args,
+                    workdir.as_deref(),
+                    self.limits.clone(),
+                )
+                .with_options(BrainOptions::clone(options)),
+            )),
         }
     }
 
@@ -284,28 +292,52 @@ impl PlayerSpec {
     /// `nodes=N`, `depth=N`, `move-ms=N`, `tc=GAME_MS[+INC_MS]`, `threads=N`, `hash-mb=N`.
     /// A bare word is a name. Items not given take the values of `defaults`.
     ///
-    /// An external Gomocup brain: `cmd=PROGRAM` with `arg=TEXT` (repeatable) and `dir=FOLDER`
-    /// (see [`crate::external`]); it takes `move-ms`/`tc`, `threads` and `hash-mb` but no
-    /// `nodes`, `depth` (the defaults' are dropped), `params`, `set` or `preset`. Without
-    /// `name=` it is named after its `ABOUT` answer, else after the program's file name.
+    /// An external Gomocup brain: `cmd=PROGRAM` with `arg=TEXT` (repeatable), `dir=FOLDER`,
+    /// and the protocol options `settle-ms=N`, `setup=board|turn`, `start-ms=N`, `end-ms=N`,
+    /// `info=KEY VALUE` (repeatable) (see [`crate::external`]); it takes `move-ms`/`tc`,
+    /// `nodes`/`depth` (sent as `INFO max_node`/`max_depth`; the defaults' node and depth
+    /// limits are not applied to it), `threads` and `hash-mb`, but no `params`, `set` or
+    /// `preset`. Without `name=` it is named after its `ABOUT` answer, else after the
+    /// program's file name. Brains of a registry: see [`PlayerSpec::parse_with`].
     pub fn parse(text: &str, defaults: &PlayerLimits) -> Result<PlayerSpec> {
+        Self::parse_with(text, defaults, None)
+    }
+
+    /// [`PlayerSpec::parse`] with a brain registry: a leading bare word that names a brain
+    /// of `registry` (or `brain=NAME`, which must) starts from that brain's command,
+    /// arguments, folder and options; the other items add to them (`arg=`, `info=`) or
+    /// override them. With a registry, a bare word that is neither one of its brains nor
+    /// `default` is an error (an engine player is then named with `name=`), unless the spec
+    /// has engine keys (`params`, `set`, `preset`).
+    pub fn parse_with(
+        text: &str,
+        defaults: &PlayerLimits,
+        registry: Option<&Registry>,
+    ) -> Result<PlayerSpec> {
         let bad = |message: String| ArenaError::PlayerSpec {
             spec: text.to_string(),
             message,
         };
         let mut name = None;
+        let mut bare = None;
+        let mut brain: Option<String> = None;
         let mut file = None;
         let mut sets = Vec::new();
-        let mut classic = false;
+        let mut classic: Option<bool> = None;
         let mut limits = defaults.clone();
         let mut command: Option<String> = None;
         let mut args = Vec::new();
         let mut workdir: Option<PathBuf> = None;
-        let mut search_limits = false;
+        let mut options = BrainOptions::default();
+        let mut setup = None;
+        let mut option_keys = false;
+        let mut extra_info = Vec::new();
+        let mut own_nodes = None;
+        let mut own_depth = None;
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let Some((key, value)) = item.split_once('=') else {
-                if name.is_none() {
-                    name = Some(item.to_string());
+                if name.is_none() && bare.is_none() {
+                    bare = Some(item.to_string());
                     continue;
                 }
                 return Err(bad(format!("'{item}' is not key=value")));
@@ -320,11 +352,12 @@ impl PlayerSpec {
             };
             match key.as_str() {
                 "name" => name = Some(value.to_string()),
+                "brain" | "engine" => brain = Some(value.to_string()),
                 "params" | "file" => file = Some(PathBuf::from(value)),
                 "set" => sets.push(value.to_string()),
                 "preset" => match value {
-                    "default" => classic = false,
-                    "classic" => classic = true,
+                    "default" => classic = Some(false),
+                    "classic" => classic = Some(true),
                     _ => {
                         return Err(bad(format!(
                             "unknown preset '{value}' (default or classic)"
@@ -334,15 +367,35 @@ impl PlayerSpec {
                 "cmd" | "command" => command = Some(value.to_string()),
                 "arg" => args.push(value.to_string()),
                 "dir" | "workdir" => workdir = Some(PathBuf::from(value)),
+                "settle-ms" => {
+                    option_keys = true;
+                    options.settle_ms = Some(num(value)?);
+                }
+                "setup" => {
+                    option_keys = true;
+                    setup = Some(value.parse().map_err(bad)?);
+                }
+                "start-ms" => {
+                    option_keys = true;
+                    options.start_ms = Some(num(value)?);
+                }
+                "end-ms" => {
+                    option_keys = true;
+                    options.end_ms = Some(num(value)?);
+                }
+                "info" => {
+                    option_keys = true;
+                    extra_info.push(value.to_string());
+                }
                 "nodes" => {
-                    search_limits = true;
-                    limits.nodes = Some(num(value)?)
+                    let n = num(value)?;
+                    limits.nodes = Some(n);
+                    own_nodes = Some(n);
                 }
                 "depth" => {
-                    search_limits = true;
-                    limits.depth = Some(
-                        i32::try_from(num(value)?).map_err(|_| bad("depth too large".into()))?,
-                    )
+                    let d = i32::try_from(num(value)?).map_err(|_| bad("depth too large".into()))?;
+                    limits.depth = Some(d);
+                    own_depth = Some(d);
                 }
                 "move-ms" | "time-ms" | "st" => limits.move_ms = Some(num(value)?),
                 "tc" => {
@@ -355,16 +408,89 @@ impl PlayerSpec {
                 _ => return Err(bad(format!("unknown key '{key}'"))),
             }
         }
-        if classic && (file.is_some() || !sets.is_empty()) {
+        let engine_keys = classic.is_some() || file.is_some() || !sets.is_empty();
+        if classic == Some(true) && (file.is_some() || !sets.is_empty()) {
             return Err(bad("the classic preset takes no parameters".into()));
         }
+        // A registry brain: named by brain=, or by the bare word.
+        let entry = match (&brain, &bare, registry) {
+            (Some(b), _, None) => {
+                return Err(bad(format!(
+                    "brain={b}: no brain registry (give --engines FILE or set {})",
+                    crate::registry::ENV_VAR
+                )))
+            }
+            (Some(b), _, Some(r)) => Some(r.get(b).map_err(|e| bad(e.to_string()))?),
+            (None, Some(w), Some(r)) if r.contains(w) => Some(r.get(w).map_err(|e| bad(e.to_string()))?),
+            (None, Some(w), Some(r)) if command.is_none() && !engine_keys && w != "default" => {
+                return Err(bad(format!(
+                    "{} (for an engine player named {w}, write name={w})",
+                    r.unknown(w)
+                )))
+            }
+            _ => None,
+        };
+        if let Some(e) = entry {
+            if command.is_some() {
+                return Err(bad("cmd= and a registry brain do not mix".into()));
+            }
+            command = Some(e.command.clone());
+            let mut all_args = e.args.clone();
+            all_args.append(&mut args);
+            args = all_args;
+            workdir = workdir.or_else(|| e.dir.clone());
+            let mut base = e.options.clone();
+            base.settle_ms = options.settle_ms.or(base.settle_ms);
+            base.start_ms = options.start_ms.or(base.start_ms);
+            base.end_ms = options.end_ms.or(base.end_ms);
+            options = base;
+            if name.is_none() {
+                name = brain.clone().or_else(|| bare.clone());
+            }
+            if own_nodes.is_some() && !e.supports("max_node") {
+                return Err(bad(format!(
+                    "nodes: brain '{}' does not list max_node in its extensions ({})",
+                    e.name,
+                    registry.map(|r| r.path().display().to_string()).unwrap_or_default()
+                )));
+            }
+            if own_depth.is_some() && !e.supports("max_depth") {
+                return Err(bad(format!(
+                    "depth: brain '{}' does not list max_depth in its extensions ({})",
+                    e.name,
+                    registry.map(|r| r.path().display().to_string()).unwrap_or_default()
+                )));
+            }
+        } else if let Some(b) = bare {
+            if name.is_some() {
+                return Err(bad(format!("'{b}' is not key=value")));
+            }
+            name = Some(b);
+        }
+        options.info.extend(extra_info);
+        if let Some(mode) = setup {
+            options.setup = mode;
+        }
         if let Some(command) = command {
-            let engine_keys = classic || file.is_some() || !sets.is_empty() || search_limits;
-            return Self::parse_external(text, name, command, args, workdir, limits, engine_keys);
+            if engine_keys {
+                return Err(bad(
+                    "params, set and preset do not apply to an external brain (pass its \
+                     options with arg=...)"
+                        .into(),
+                ));
+            }
+            limits.nodes = own_nodes;
+            limits.depth = own_depth;
+            return Self::parse_external(name, command, args, workdir, options, limits);
         }
-        if !args.is_empty() || workdir.is_some() {
-            return Err(bad("arg and dir need cmd=PROGRAM".into()));
+        if !args.is_empty() || workdir.is_some() || option_keys {
+            return Err(bad(
+                "arg, dir, settle-ms, setup, start-ms, end-ms and info need cmd=PROGRAM or a \
+                 registry brain"
+                    .into(),
+            ));
         }
+        let classic = classic == Some(true);
         let name = name.unwrap_or_else(|| {
             if classic {
                 "classic".to_string()
@@ -400,33 +526,22 @@ impl PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// The rest of [`PlayerSpec::parse`] for an external brain; `engine_keys`: the spec also
-    /// has keys that only in-process engines take.
+    /// The rest of [`PlayerSpec::parse_with`] for an external brain.
     fn parse_external(
-        text: &str,
         name: Option<String>,
         command: String,
         args: Vec<String>,
         workdir: Option<PathBuf>,
-        mut limits: PlayerLimits,
-        engine_keys: bool,
+        options: BrainOptions,
+        limits: PlayerLimits,
     ) -> Result<PlayerSpec> {
-        let bad = |message: String| ArenaError::PlayerSpec {
-            spec: text.to_string(),
-            message,
-        };
-        if engine_keys {
-            return Err(bad(
-                "params, set, preset, nodes and depth do not apply to an \
-                 external brain (pass its options with arg=..., limit it with move-ms or tc)"
-                    .into(),
-            ));
-        }
+        let spec_name = name.clone().unwrap_or_else(|| command.clone());
         if crate::external::resolve_program(&command).is_none() {
-            return Err(bad(format!("cmd: no program '{command}'")));
+            return Err(ArenaError::PlayerSpec {
+                spec: spec_name,
+                message: format!("cmd: no program '{command}'"),
+            });
         }
-        limits.nodes = None;
-        limits.depth = None;
         let name = match name {
             Some(n) => n,
             None => crate::external::query_about(&command, &args, workdir.as_deref())
@@ -446,6 +561,7 @@ impl PlayerSpec {
                 command,
                 args,
                 workdir,
+                options: Box::new(options),
             },
             limits,
         };
@@ -563,8 +679,28 @@ pub trait Player: Send {
     fn new_game(&mut self, start: &GameStart) -> std::result::Result<(), PlayerError>;
     /// The move for the side to move in `request.board`.
     fn play(&mut self, request: &MoveRequest<'_>) -> std::result::Result<MoveReply, PlayerError>;
+    /// How much of the last [`Player::play`] call, in ms, is not the player's own time
+    /// (an external brain's settle gap and set-up) and so not charged to its clock.
+    fn unclocked_ms(&self) -> u64 {
+        0
+    }
     /// The game is over (no answer expected). External players may use it to clean up.
     fn end_game(&mut self) {}
+    /// What the game's record should say about this player (called once, after
+    /// [`Player::end_game`]).
+    fn report(&mut self) -> PlayerReport {
+        PlayerReport::default()
+    }
+}
+
+/// What a player adds to a game's record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerReport {
+    /// The limits the player was given, as it was told them (an external brain's limit
+    /// `INFO` lines).
+    pub given: Option<String>,
+    /// Notes: protocol events and lines the brain sent that were not understood (capped).
+    pub notes: Vec<String>,
 }
 
 /// The in-process engine as a player.

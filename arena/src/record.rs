@@ -45,6 +45,15 @@ pub struct RecordPlayer {
     pub name: String,
     /// Parameters that differ from the defaults (empty for non-engine players).
     pub params: BTreeMap<String, i32>,
+    /// The limits an external brain was given, as sent (`INFO timeout_turn 200; INFO
+    /// max_node 5000`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given: Option<String>,
+    /// Protocol notes of an external brain in this game: lines it sent that were not
+    /// understood (noise, `ERROR`s), a missing `OK`, ... (at most
+    /// [`crate::external::MAX_NOTES`], then a count).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// One move played after the opening, with what the player reported.
@@ -116,10 +125,16 @@ impl GameRecord {
         game: u8,
         seed: u64,
         opening: OpeningRef,
-        black: RecordPlayer,
-        white: RecordPlayer,
+        mut black: RecordPlayer,
+        mut white: RecordPlayer,
         result: &GameResult,
     ) -> GameRecord {
+        for (player, report) in [&mut black, &mut white].into_iter().zip(&result.reports) {
+            if report.given.is_some() {
+                player.given.clone_from(&report.given);
+            }
+            player.notes.extend(report.notes.iter().cloned());
+        }
         GameRecord {
             matchup,
             pair,
@@ -362,6 +377,7 @@ mod tests {
                 },
             ],
             time_ms: 20,
+            reports: Default::default(),
         };
         GameRecord::new(
             0,
@@ -378,10 +394,14 @@ mod tests {
             RecordPlayer {
                 name: "a".into(),
                 params: BTreeMap::new(),
+                given: None,
+                notes: Vec::new(),
             },
             RecordPlayer {
                 name: "b".into(),
                 params: [("defence".to_string(), 20)].into_iter().collect(),
+                given: None,
+                notes: Vec::new(),
             },
             &result,
         )

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use wuzi_engine::search::Clock;
 use wuzi_engine::{Board, Outcome, Pos, Rule, Stone, WinReason};
 
-use crate::player::{GameStart, MoveRequest, Player, PlayerError, PlayerLimits};
+use crate::player::{GameStart, MoveRequest, Player, PlayerError, PlayerLimits, PlayerReport};
 
 /// Board, rule and adjudication settings shared by every game of a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,6 +127,8 @@ pub struct GameResult {
     pub moves: Vec<PlayedMove>,
     /// Total wall time of the game in ms.
     pub time_ms: u64,
+    /// What each player (black first) adds to the record: limits it was given, notes.
+    pub reports: [PlayerReport; 2],
 }
 
 impl GameResult {
@@ -137,6 +139,7 @@ impl GameResult {
             detail: Some(detail),
             moves,
             time_ms: 0,
+            reports: Default::default(),
         }
     }
 
@@ -173,7 +176,12 @@ pub fn play_game(
     seed: u64,
 ) -> Result<GameResult, wuzi_engine::BoardError> {
     let start = Instant::now();
-    let mut result = referee(settings, opening, players, limits, seed)?;
+    let mut players = players;
+    let mut result = referee(settings, opening, &mut players, limits, seed)?;
+    for (p, report) in players.iter_mut().zip(result.reports.iter_mut()) {
+        p.end_game();
+        *report = p.report();
+    }
     result.time_ms = start.elapsed().as_millis() as u64;
     Ok(result)
 }
@@ -181,7 +189,7 @@ pub fn play_game(
 fn referee(
     settings: &GameSettings,
     opening: &[Pos],
-    mut players: [&mut dyn Player; 2],
+    players: &mut [&mut dyn Player; 2],
     limits: [&PlayerLimits; 2],
     seed: u64,
 ) -> Result<GameResult, wuzi_engine::BoardError> {
@@ -229,6 +237,7 @@ fn referee(
                     detail: None,
                     moves,
                     time_ms: 0,
+                    reports: Default::default(),
                 },
                 Outcome::Draw => GameResult {
                     winner: None,
@@ -236,6 +245,7 @@ fn referee(
                     detail: None,
                     moves,
                     time_ms: 0,
+                    reports: Default::default(),
                 },
             };
         }
@@ -246,6 +256,7 @@ fn referee(
                 detail: None,
                 moves,
                 time_ms: 0,
+                reports: Default::default(),
             };
         }
         let side = board.side_to_move();
@@ -263,8 +274,13 @@ fn referee(
         let player = &mut players[side.index()];
         let t0 = Instant::now();
         let answer = catch_unwind(AssertUnwindSafe(|| player.play(&request)));
-        let ms = t0.elapsed().as_millis() as u64;
+        // An external brain's settle gap and set-up are not its thinking time.
+        let ms = (t0.elapsed().as_millis() as u64).saturating_sub(player.unclocked_ms());
 
+        // A player that gave up waiting says best why (what its brain sent instead).
+        if let Ok(Err(PlayerError::Timeout(m))) = &answer {
+            break GameResult::loss(side, Reason::Timeout, m.clone(), moves);
+        }
         // Time first: a late move loses even when it would have won.
         if let Some(left) = &mut time_left[side.index()] {
             *left -= ms as i64;
@@ -312,9 +328,6 @@ fn referee(
             score: reply.score,
         });
     };
-    for p in players.iter_mut() {
-        p.end_game();
-    }
     Ok(result)
 }
 

@@ -528,6 +528,8 @@ fn play_job(
     let rp = |i: usize| RecordPlayer {
         name: config.players[i].name.clone(),
         params: config.players[i].params_diff(),
+        given: None,
+        notes: Vec::new(),
     };
     Ok(GameRecord::new(
         matchup,

@@ -256,18 +256,20 @@ fn misbehaviours() -> Vec<(&'static str, String, Reason)> {
             "read -r line\necho OK\necho 'fatal: out of cheese' >&2\nexit 3\n".to_string(),
             Reason::Crash,
         ),
+        // Noise is skipped: a brain that only talks loses on time, saying what it sent.
         (
             "garbage",
             brain_loop("echo 'MESSAGE thinking'; echo 'hello there'"),
-            Reason::Illegal,
+            Reason::Timeout,
         ),
         ("hang", brain_loop("exec sleep 60"), Reason::Timeout),
         ("occupied", brain_loop("echo 7,7"), Reason::Illegal),
         (
             "unknown",
             brain_loop("echo \"UNKNOWN $cmd\""),
-            Reason::Illegal,
+            Reason::Timeout,
         ),
+        ("offboard", brain_loop("echo 15,3"), Reason::Illegal),
         (
             "refuse",
             "read -r line\necho 'ERROR unsupported size'\nread -r line\n".to_string(),
@@ -311,9 +313,12 @@ fn misbehaving_brains_lose_with_the_reason_every_game() {
         let detail = r.detail.clone().unwrap_or_default();
         match name {
             "garbage" => {
-                assert!(detail.contains("'hello there' is not a move"), "{detail}");
-                assert!(detail.contains("BEGIN"), "{detail}");
+                assert!(detail.contains("no answer to BEGIN"), "{detail}");
+                assert!(detail.contains("the last 'hello there'"), "{detail}");
+                let notes = &r.reports[0].notes;
+                assert_eq!(notes, &["answer to BEGIN: 'hello there'"], "{r:?}");
             }
+            "offboard" => assert!(detail.contains("off the 15x15 board"), "{detail}"),
             "occupied" => assert!(detail.contains("occupied"), "{detail}"),
             "unknown" => assert!(detail.contains("UNKNOWN"), "{detail}"),
             "crash" => assert!(detail.contains("brain"), "{detail}"),
@@ -542,6 +547,7 @@ fn external_player_specs() {
             command: "/bin/sh".into(),
             args: vec![about.display().to_string(), "--flag".into()],
             workdir: Some(PathBuf::from("work")),
+            options: Default::default(),
         }
     );
     assert!(p.params().is_none() && p.params_diff().is_empty());
@@ -554,10 +560,24 @@ fn external_player_specs() {
 
     let msg = |s: &str| parse(s).unwrap_err().to_string();
     assert!(msg("cmd=/nonexistent/pbrain-x,move-ms=10").contains("no program"));
-    assert!(msg("cmd=/bin/sh,name=x,nodes=100,move-ms=10").contains("do not apply"));
+    // Node and depth limits are the brain's own (INFO max_node/max_depth), never the run's.
+    let p = parse("cmd=/bin/sh,name=x,nodes=100,depth=7").expect("valid");
+    assert_eq!((p.limits.nodes, p.limits.depth, p.limits.move_ms), (Some(100), Some(7), None));
+    let p = parse("cmd=/bin/sh,name=x,move-ms=10").expect("valid");
+    assert_eq!((p.limits.nodes, p.limits.depth), (None, None));
+    let p = parse("cmd=/bin/sh,name=x,move-ms=10,settle-ms=0,setup=turn,info=hash_size 1024")
+        .expect("valid");
+    let PlayerKind::External { options, .. } = &p.kind else {
+        panic!("external: {p:?}")
+    };
+    assert_eq!(options.settle_ms, Some(0));
+    assert_eq!(options.setup, wuzi_arena::external::SetupMode::Turn);
+    assert_eq!(options.info, ["hash_size 1024"]);
+    assert!(msg("cmd=/bin/sh,name=x,move-ms=10,setup=board2").contains("board or turn"));
+    assert!(msg("name=x,nodes=10,settle-ms=5").contains("need cmd"));
     assert!(msg("cmd=/bin/sh,name=x,set=defence=60,move-ms=10").contains("do not apply"));
     assert!(msg("cmd=/bin/sh,name=x,preset=classic,move-ms=10").contains("do not apply"));
-    assert!(msg("cmd=/bin/sh,name=x").contains("time limit"));
+    assert!(msg("cmd=/bin/sh,name=x").contains("needs a limit"));
     assert!(msg("name=x,arg=--threads=2,nodes=10").contains("need cmd"));
     assert!(msg("name=x,dir=here,nodes=10").contains("need cmd"));
 }
@@ -601,4 +621,544 @@ fn an_unstarted_external_player_is_inert() {
     };
     let e = p.new_game(&start).unwrap_err();
     assert!(e.to_string().contains("cannot start"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Playing the field: brains with the protocol habits of real engines (issue 10). Most wrap
+// `pbrain-wuzi` in a bash script that adds the habit, so their games are real games that
+// must end on the board (five, full board, move cap, foul), never by a protocol misread.
+// ---------------------------------------------------------------------------------------
+
+/// Runs `script` (bash) with `pbrain-wuzi` as its first argument: the spec items of it.
+#[cfg(unix)]
+fn wrapped(tmp: &Tmp, name: &str, body: &str) -> String {
+    let path = tmp.join(&format!("{name}.sh"));
+    std::fs::write(&path, format!("#!/bin/bash\n{body}")).expect("writes script");
+    format!("cmd=/bin/bash,arg={},arg={}", path.display(), pbrain())
+}
+
+/// PentaZen's habits: a banner before `START`, lines with control bytes and debug output
+/// between moves, `ERROR` lines, and CRLF line ends throughout.
+#[cfg(unix)]
+const NOISY: &str = r#"printf 'NoisyBrain 0.4 \033[1mready\033[0m\r\n'
+"$1" | while IFS= read -r line; do
+  case "$line" in
+    [0-9]*,[0-9]*)
+      printf 'ev +v17 nd 3078 tm 3 sp 1026\r\n'
+      printf 'MESSAGE dep \014-\023 ev 134 nd 379k\r\n'
+      printf '\001\002 raw bytes\r\n'
+      printf '\r\n'
+      printf 'ERROR something odd happened\r\n' ;;
+  esac
+  printf '%s\r\n' "$line"
+done
+"#;
+
+/// Rapfi's habit: a command that arrives within 30 ms of the brain's move is half-read (the
+/// command word is lost and the rest answered with `ERROR Unknown command`). The time of
+/// each move is stamped before the move is printed, so the arena cannot see the move before
+/// the stamp exists.
+#[cfg(unix)]
+const DROPS_FAST_COMMANDS: &str = r#"brain="$1"
+rm -f in.fifo out.fifo stamp; mkfifo in.fifo out.fifo
+"$brain" < in.fifo > out.fifo &
+exec 3> in.fifo
+echo 0 > stamp
+{ while IFS= read -r line; do
+    case "$line" in [0-9]*,[0-9]*) echo "${EPOCHREALTIME/./}" > stamp ;; esac
+    printf '%s\n' "$line"
+  done < out.fifo; } &
+while IFS= read -r cmd; do
+  read -r last < stamp
+  now=${EPOCHREALTIME/./}
+  if (( now - last < 30000 )); then
+    echo "ERROR Unknown command: ${cmd#* }"
+    continue
+  fi
+  printf '%s\n' "$cmd" >&3
+  [ "$cmd" = END ] && break
+done
+exec 3>&-
+wait
+"#;
+
+/// mintaka's habit: never an `OK` (to `START`, `RESTART` or anything).
+#[cfg(unix)]
+const NO_OK: &str = r#""$1" | while IFS= read -r line; do
+  [ "$line" = OK ] && continue
+  printf '%s\n' "$line"
+done
+"#;
+
+/// Settings for games against the in-process engine at 100 nodes a move.
+fn field_settings() -> GameSettings {
+    GameSettings {
+        max_moves: Some(40),
+        time_margin_ms: 2_000,
+        ..GameSettings::default()
+    }
+}
+
+/// Plays `pairs` pairs of `spec` against the engine at 100 nodes in a run; the records.
+fn run_against_engine(tmp: &Tmp, out: &str, spec: &str, pairs: u64) -> Vec<GameRecord> {
+    let ext = PlayerSpec::parse(spec, &nodes(100)).expect("valid spec");
+    let eng = PlayerSpec::engine("engine", &Params::default(), nodes(100));
+    let openings: Vec<Opening> = opening::renju26(15).expect("fits").into_iter().collect();
+    let mut config = RunConfig::new_match(field_settings(), [ext, eng], openings);
+    config.pairs = pairs;
+    let opts = RunOptions {
+        concurrency: 1,
+        out: Some(tmp.join(out)),
+        resume: false,
+    };
+    run(&config, &opts, &mut |_| {}).expect("run");
+    let mut records = read_records(&tmp.join(out).join(GAMES_FILE))
+        .expect("records")
+        .records;
+    records.sort_by_key(|r| (r.pair, r.game));
+    assert_eq!(records.len() as u64, 2 * pairs);
+    records
+}
+
+/// The notes of the external player (named `ext`) in a record.
+fn ext_notes(r: &GameRecord) -> &[String] {
+    if r.black.name == "ext" {
+        &r.black.notes
+    } else {
+        &r.white.notes
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn noise_control_bytes_banner_and_crlf_are_skipped_and_recorded() {
+    let tmp = Tmp::new("noisy");
+    let spec = format!("name=ext,{},move-ms=100,hash-mb=4", wrapped(&tmp, "noisy", NOISY));
+    let records = run_against_engine(&tmp, "out", &spec, 2);
+    for r in &records {
+        assert!(record_played_out(r), "{r:?}");
+        assert!(r.moves.len() > 6, "{r:?}");
+        let notes = ext_notes(r);
+        assert!(notes.len() <= wuzi_arena::external::MAX_NOTES + 1, "{notes:?}");
+        assert!(
+            notes.iter().any(|n| n.contains("'ev +v17 nd 3078 tm 3 sp 1026'")),
+            "{notes:?}"
+        );
+        assert!(
+            notes.iter().any(|n| n.contains("'\\u{1}\\u{2} raw bytes'")),
+            "control bytes are escaped: {notes:?}"
+        );
+        assert!(
+            notes.iter().any(|n| n.contains("ERROR something odd")),
+            "{notes:?}"
+        );
+        assert!(notes.last().is_some_and(|n| n.contains("more not kept")), "{notes:?}");
+    }
+    // The banner came before the first START (later games RESTART the same process).
+    let first = ext_notes(&records[0]);
+    assert!(
+        first[0].starts_with("before OK to START 15: 'NoisyBrain 0.4 \\u{1b}[1mready"),
+        "{first:?}"
+    );
+    // The brain's MESSAGE with control bytes was skipped, not taken for stats or a move.
+    assert!(records.iter().all(|r| r.moves.iter().all(|m| m.ms < 2_000)));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_settle_gap_keeps_a_brain_that_drops_fast_commands_playing() {
+    let tmp = Tmp::new("drops");
+    let brain = wrapped(&tmp, "drops", DROPS_FAST_COMMANDS);
+    // Without a settle gap the brain loses commands sent right after its move and then
+    // never answers: the test proves the fake really drops them.
+    let spec = format!("name=ext,{brain},dir={},move-ms=100,hash-mb=4,settle-ms=0", tmp.join("d0").display());
+    let records = run_against_engine(&tmp, "gap0", &spec, 1);
+    let lost: Vec<&GameRecord> = records
+        .iter()
+        .filter(|r| r.reason == Reason::Timeout)
+        .collect();
+    assert!(!lost.is_empty(), "no command was dropped: {records:?}");
+    for r in &lost {
+        assert!(
+            ext_notes(r).iter().any(|n| n.contains("ERROR Unknown command")),
+            "{r:?}"
+        );
+    }
+    // With the default settle gap (50 ms) every command arrives whole.
+    let spec = format!("name=ext,{brain},dir={},move-ms=100,hash-mb=4", tmp.join("d1").display());
+    let records = run_against_engine(&tmp, "gap", &spec, 2);
+    for r in &records {
+        assert!(record_played_out(r), "{r:?}");
+        assert!(
+            !ext_notes(r).iter().any(|n| n.contains("Unknown command")),
+            "{r:?}"
+        );
+        // The settle gap is not charged to the brain's clock.
+        assert!(r.moves.iter().all(|m| m.ms < 100 + 2_000), "{r:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_brain_that_never_says_ok_plays_on_with_a_note() {
+    let tmp = Tmp::new("nook");
+    let spec = format!(
+        "name=ext,{},move-ms=100,hash-mb=4,start-ms=300",
+        wrapped(&tmp, "nook", NO_OK)
+    );
+    let records = run_against_engine(&tmp, "out", &spec, 1);
+    for r in &records {
+        assert!(record_played_out(r), "{r:?}");
+        let notes = ext_notes(r);
+        assert!(
+            notes
+                .iter()
+                .any(|n| n == "no OK to START 15 within 300 ms; played on"),
+            "{notes:?}"
+        );
+    }
+    // The second game: RESTART got no OK either, so the brain was started afresh.
+    assert!(
+        ext_notes(&records[1])
+            .iter()
+            .any(|n| n.contains("no OK to RESTART within 300 ms; restarted")),
+        "{:?}",
+        records[1]
+    );
+}
+
+/// A brain that cannot take `BOARD` (it answers `ERROR` and skips the block) and places
+/// stones alternately, like mintaka: `TURN` plays for the side to move, `TAKEBACK` undoes.
+/// It answers with the first empty point in row order and logs its stones before each
+/// answer to `positions.log`.
+#[cfg(unix)]
+const NO_BOARD: &str = r#"declare -A occ
+stones=()
+answer() {
+  echo "${stones[*]}" >> positions.log
+  for y in $(seq 0 14); do for x in $(seq 0 14); do
+    if [ -z "${occ[$x,$y]}" ]; then
+      occ[$x,$y]=1; stones+=("$x,$y"); echo "$x,$y"; return
+    fi
+  done; done
+}
+while IFS= read -r line; do
+  echo "$line" >> commands.log
+  set -- $line
+  case "$1" in
+    START|RESTART) occ=(); stones=(); echo OK ;;
+    BOARD) echo "ERROR BOARD is not supported"
+           while IFS= read -r l; do [ "$l" = DONE ] && break; done ;;
+    BEGIN) answer ;;
+    TURN) occ[$2]=1; stones+=("$2"); answer ;;
+    TAKEBACK) unset "occ[$2]"; unset 'stones[-1]'; echo OK ;;
+    END) exit 0 ;;
+  esac
+done
+"#;
+
+#[cfg(unix)]
+#[test]
+fn board_refused_then_set_up_with_turn_and_takeback() {
+    let tmp = Tmp::new("noboard");
+    let path = tmp.join("noboard.sh");
+    std::fs::write(&path, format!("#!/bin/bash\n{NO_BOARD}")).expect("writes");
+    let args = [path.to_string_lossy().into_owned()];
+    let l = move_ms(100);
+    let e = nodes(100);
+    let s = settings(40);
+    let opening = pos("h8 i9 j8");
+
+    // With BOARD the brain never answers: a time loss that says why.
+    let mut fake = ExternalPlayer::new("fake", "/bin/bash", &args, None, l.clone())
+        .with_grace(300);
+    let mut eng = engine(100);
+    let r = play_game(&s, &opening, [&mut eng, &mut fake], [&e, &l], 1).expect("game");
+    assert_eq!((r.winner, r.reason), (Some(Stone::Black), Reason::Timeout), "{r:?}");
+    assert!(
+        r.reports[1].notes.iter().any(|n| n.contains("ERROR BOARD is not supported")),
+        "{r:?}"
+    );
+
+    // setup=turn: each opening stone as TURN, the brain's answers taken back.
+    let turn = wuzi_arena::external::BrainOptions {
+        setup: wuzi_arena::external::SetupMode::Turn,
+        ..Default::default()
+    };
+    let mut fake =
+        ExternalPlayer::new("fake", "/bin/bash", &args, None, l.clone()).with_options(turn);
+    let r = play_game(&s, &opening, [&mut eng, &mut fake], [&e, &l], 2).expect("game");
+    assert!(played_out(&r), "{r:?}");
+    let folder = fake.working_folder().expect("started").to_path_buf();
+    let log = std::fs::read_to_string(folder.join("commands.log")).expect("log");
+    let xy = |p: &Pos| format!("{},{}", p.x(), p.y());
+    let stones: Vec<String> = opening.iter().map(xy).collect();
+    let sent: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("TURN") || l.starts_with("TAKEBACK") || *l == "BOARD")
+        .collect();
+    assert_eq!(&sent[0], &format!("TURN {}", stones[0]), "{log}");
+    assert!(sent[1].starts_with("TAKEBACK "), "{log}");
+    assert_eq!(&sent[2], &format!("TURN {}", stones[1]), "{log}");
+    assert!(sent[3].starts_with("TAKEBACK "), "{log}");
+    assert_eq!(&sent[4], &format!("TURN {}", stones[2]), "{log}");
+    assert!(!sent.contains(&"BOARD"), "{log}");
+    // The brain's board before its first real answer is the opening, in play order.
+    let positions = std::fs::read_to_string(folder.join("positions.log")).expect("log");
+    assert_eq!(positions.lines().nth(2), Some(stones.join(" ").as_str()), "{positions}");
+    // Its first move is the first empty point of its scan, and it was recorded as such.
+    assert_eq!(r.moves[0].mv, Pos::new(0, 0), "{r:?}");
+
+    // As black after two stones: TURN h8, TAKEBACK, then the clocked TURN i9.
+    let opening = pos("h8 i9");
+    let r = play_game(&s, &opening, [&mut fake, &mut eng], [&l, &e], 3).expect("game");
+    assert!(played_out(&r), "{r:?}");
+    let positions = std::fs::read_to_string(folder.join("positions.log")).expect("log");
+    let two: Vec<String> = opening.iter().map(xy).collect();
+    assert!(positions.lines().any(|p| p == two.join(" ")), "{positions}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_brain_slow_to_exit_after_end_is_killed_without_stalling() {
+    let tmp = Tmp::new("slowend");
+    let body = brain_loop("echo \"$i,0\"; i=$((i+1))").replace("END) exit 0", "END) exec sleep 30");
+    let path = script(&tmp, "slowend.sh", &format!("i=0\n{body}"));
+    let args = [path.to_string_lossy().into_owned()];
+    let l = move_ms(100);
+    let options = wuzi_arena::external::BrainOptions {
+        end_ms: Some(300),
+        ..Default::default()
+    };
+    let mut fake = ExternalPlayer::new("slow", "/bin/sh", &args, None, l.clone())
+        .with_options(options);
+    let mut white = Scripted::new("w", pos("o1 o3 o5"));
+    let fast = nodes(100);
+    let r = play_game(&settings(6), &[], [&mut fake, &mut white], [&l, &fast], 1).expect("game");
+    assert_eq!(r.reason, Reason::MoveCap, "{r:?}");
+    let pid = fake.process_id().expect("running");
+    let t = std::time::Instant::now();
+    drop(fake);
+    // The brain sleeps 30 s after END; dropping the player does not wait for it...
+    assert!(t.elapsed().as_millis() < 1_000, "{:?}", t.elapsed());
+    // ...and it is killed after its grace.
+    wuzi_arena::external::wait_for_exits();
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    assert!(!Path::new(&format!("/proc/{pid}")).exists(), "brain {pid} still there");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_flooding_brain_loses_on_time_and_its_notes_are_capped() {
+    let tmp = Tmp::new("flood");
+    let path = script(
+        &tmp,
+        "flood.sh",
+        &brain_loop("while :; do echo 'garbage garbage garbage'; done"),
+    );
+    let args = [path.to_string_lossy().into_owned()];
+    let l = move_ms(100);
+    let mut fake = ExternalPlayer::new("flood", "/bin/sh", &args, None, l.clone()).with_grace(400);
+    let mut eng = engine(100);
+    let e = nodes(100);
+    let r = play_game(&settings(20), &[], [&mut fake, &mut eng], [&l, &e], 1).expect("game");
+    assert_eq!((r.winner, r.reason), (Some(Stone::White), Reason::Timeout), "{r:?}");
+    let detail = r.detail.clone().unwrap_or_default();
+    assert!(detail.contains("no answer to BEGIN within 100+400 ms"), "{detail}");
+    assert!(detail.contains("the last 'garbage garbage garbage'"), "{detail}");
+    let notes = &r.reports[0].notes;
+    assert_eq!(notes.len(), wuzi_arena::external::MAX_NOTES + 1, "{notes:?}");
+    assert!(notes[wuzi_arena::external::MAX_NOTES].contains("more not kept"), "{notes:?}");
+    assert_eq!(fake.process_id(), None, "the flooding brain was killed");
+}
+
+#[cfg(unix)]
+#[test]
+fn node_and_depth_limits_are_sent_as_yixin_info_and_recorded() {
+    let tmp = Tmp::new("limits");
+    let path = script(&tmp, "recorder.sh", RECORDER);
+    let spec = PlayerSpec::parse(
+        &format!("name=ext,cmd=/bin/sh,arg={},nodes=5000,depth=7", path.display()),
+        &nodes(300),
+    )
+    .expect("valid");
+    assert_eq!((spec.limits.nodes, spec.limits.depth), (Some(5000), Some(7)));
+    let mut p = spec.build().expect("builds");
+    let mut white = Scripted::new("w", pos("o15 o13"));
+    let fast = nodes(100);
+    let r = play_game(&settings(4), &[], [p.as_mut(), &mut white], [&spec.limits, &fast], 1)
+        .expect("game");
+    assert_eq!(r.reason, Reason::MoveCap, "{r:?}");
+    assert_eq!(
+        r.reports[0].given.as_deref(),
+        Some("INFO timeout_turn 30000; INFO timeout_match 0; INFO max_node 5000; INFO max_depth 7")
+    );
+    assert_eq!(r.reports[1].given, None, "{r:?}");
+    drop(p);
+    wuzi_arena::external::wait_for_exits();
+
+    // In a run the record says it too, and the run-wide node limit is not the brain's.
+    let ext = PlayerSpec::parse(
+        &format!(
+            "name=ext,cmd=/bin/sh,arg={},dir={},move-ms=100,nodes=777",
+            path.display(),
+            tmp.join("work").display()
+        ),
+        &nodes(300),
+    )
+    .expect("valid");
+    let w = PlayerSpec::engine("engine", &Params::default(), nodes(100));
+    let openings: Vec<Opening> = opening::renju26(15).expect("fits").into_iter().collect();
+    let mut config = RunConfig::new_match(settings(8), [ext, w], openings);
+    config.pairs = 1;
+    let opts = RunOptions {
+        concurrency: 1,
+        out: Some(tmp.join("out")),
+        resume: false,
+    };
+    run(&config, &opts, &mut |_| {}).expect("run");
+    let records = read_records(&tmp.join("out").join(GAMES_FILE)).expect("records").records;
+    for r in &records {
+        let (ext, eng) = if r.black.name == "ext" {
+            (&r.black, &r.white)
+        } else {
+            (&r.white, &r.black)
+        };
+        assert_eq!(
+            ext.given.as_deref(),
+            Some("INFO timeout_turn 100; INFO timeout_match 0; INFO max_node 777"),
+            "{r:?}"
+        );
+        assert_eq!(eng.given, None);
+    }
+    let log = std::fs::read_to_string(tmp.join("work").join("commands.log")).expect("log");
+    assert!(log.contains("INFO max_node 777\n"), "{log}");
+    assert!(!log.contains("max_depth"), "{log}");
+}
+
+/// A registry naming `pbrain-wuzi` twice: by absolute path, and through a script in the
+/// registry's folder (`dir = "."` resolves against the file, not the current folder).
+#[cfg(unix)]
+fn registry_file(tmp: &Tmp) -> PathBuf {
+    std::fs::write(
+        tmp.join("local.sh"),
+        format!("#!/bin/sh\nexec '{}'\n", pbrain()),
+    )
+    .expect("writes");
+    let reg = tmp.join("engines.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            r#"[brains.wuzi-brain]
+command = "{}"
+description = "pbrain-wuzi of this build"
+settle-ms = 0
+extensions = ["max_node"]
+
+[brains.local]
+command = "/bin/sh"
+args = ["local.sh"]
+dir = "."
+"#,
+            pbrain()
+        ),
+    )
+    .expect("writes");
+    reg
+}
+
+#[cfg(unix)]
+#[test]
+fn brains_by_name_from_a_registry() {
+    let tmp = Tmp::new("registry");
+    let reg = registry_file(&tmp);
+    let registry = wuzi_arena::registry::Registry::load(&reg).expect("valid");
+    let d = nodes(300);
+    let parse = |s: &str| PlayerSpec::parse_with(s, &d, Some(&registry));
+    let p = parse("wuzi-brain,move-ms=200").expect("valid");
+    assert_eq!(p.name, "wuzi-brain");
+    assert_eq!((p.limits.move_ms, p.limits.nodes), (Some(200), None));
+    let PlayerKind::External { command, options, .. } = &p.kind else {
+        panic!("{p:?}")
+    };
+    assert_eq!(command, pbrain());
+    assert_eq!(options.settle_ms, Some(0));
+    let p = parse("brain=local,name=mine,move-ms=100,settle-ms=20,arg=--x").expect("valid");
+    assert_eq!(p.name, "mine");
+    let PlayerKind::External { args, workdir, options, .. } = &p.kind else {
+        panic!("{p:?}")
+    };
+    assert_eq!(args, &["local.sh", "--x"]);
+    assert_eq!(workdir.as_deref(), Some(tmp.0.canonicalize().expect("exists").as_path()));
+    assert_eq!(options.settle_ms, Some(20));
+    // Engine players still parse; a bare unknown word does not silently become one.
+    assert!(parse("default").is_ok());
+    assert!(parse("name=a").is_ok());
+    assert!(parse("a,set=defence=60").is_ok());
+    let msg = |s: &str| parse(s).unwrap_err().to_string();
+    assert!(msg("rapfo,move-ms=100").contains("unknown brain 'rapfo'"));
+    assert!(msg("rapfo,move-ms=100").contains("local, wuzi-brain"));
+    assert!(msg("brain=rapfo").contains("unknown brain"));
+    assert!(msg("wuzi-brain,depth=3").contains("max_depth"));
+    assert!(msg("wuzi-brain,move-ms=10,cmd=/bin/sh").contains("do not mix"));
+    let e = PlayerSpec::parse("brain=x,move-ms=10", &d).unwrap_err().to_string();
+    assert!(e.contains("no brain registry"), "{e}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_command_line_finds_brains_by_name_and_rejects_bad_registries() {
+    let tmp = Tmp::new("cli-registry");
+    let reg = registry_file(&tmp);
+    let arena = env!("CARGO_BIN_EXE_wuzi-arena");
+    // A gauntlet by name, run from another folder, with the registry from --engines.
+    let out = Command::new(arena)
+        .current_dir(std::env::temp_dir())
+        .args(["gauntlet", "--engines"])
+        .arg(&reg)
+        .args(["--player", "default", "--player", "wuzi-brain,move-ms=50"])
+        .args(["--player", "local,move-ms=50", "--nodes", "200", "--pairs", "1"])
+        .args(["--max-moves", "20", "--time-margin-ms", "1000", "--quiet", "--out"])
+        .arg(tmp.join("run"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let records = read_records(&tmp.join("run").join(GAMES_FILE)).expect("records").records;
+    assert_eq!(records.len(), 4);
+    assert!(records.iter().all(record_played_out), "{records:?}");
+    for name in ["wuzi-brain", "local"] {
+        assert!(
+            records.iter().any(|r| r.black.name == name || r.white.name == name),
+            "{name}"
+        );
+    }
+    // The registry from WUZI_ENGINES; an unknown name is an error naming what there is.
+    let out = Command::new(arena)
+        .env(wuzi_arena::registry::ENV_VAR, &reg)
+        .args(["match", "--player", "rapfi", "--player", "default", "--nodes", "100"])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("unknown brain 'rapfi'") && err.contains("local, wuzi-brain"), "{err}");
+    // A registry with a bad key.
+    let bad = tmp.join("bad.toml");
+    std::fs::write(&bad, "[brains.x]\ncommand = \"/bin/sh\"\nsettle = 5\n").expect("writes");
+    let out = Command::new(arena)
+        .args(["round-robin", "--engines"])
+        .arg(&bad)
+        .args(["--player", "x,move-ms=10", "--player", "default", "--nodes", "100"])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.toml") && err.contains("settle"), "{err}");
+    // A registry that is not there.
+    let out = Command::new(arena)
+        .args(["match", "--engines", "/nonexistent/engines.toml"])
+        .args(["--player", "a", "--player", "b", "--nodes", "100"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/engines.toml"));
 }
