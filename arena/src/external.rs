@@ -81,9 +81,7 @@ use std::time::{Duration, Instant};
 use wuzi_engine::protocol::{BASE_MEMORY_MB, THREAD_MEMORY_MB};
 use wuzi_engine::{Pos, Rule};
 
-pub use options::{
-    BrainOptions, SetupMode, DEFAULT_END_MS, DEFAULT_SETTLE_MS, DEFAULT_START_MS,
-};
+pub use options::{BrainOptions, SetupMode, DEFAULT_END_MS, DEFAULT_SETTLE_MS, DEFAULT_START_MS};
 
 use crate::player::{
     GameStart, MoveReply, MoveRequest, Player, PlayerError, PlayerLimits, PlayerReport,
@@ -767,11 +765,13 @@ impl ExternalPlayer {
         let dir = self
             .folder()
             .map_err(|e| PlayerError::Crash(format!("working folder: {e}")))?;
-        let process =
-            Process::spawn(&self.program_path(), &self.args, &dir, self.options.settle())
-                .map_err(|e| {
-                    PlayerError::Crash(format!("cannot start {}: {e}", self.program))
-                })?;
+        let process = Process::spawn(
+            &self.program_path(),
+            &self.args,
+            &dir,
+            self.options.settle(),
+        )
+        .map_err(|e| PlayerError::Crash(format!("cannot start {}: {e}", self.program)))?;
         Ok(self.process.insert(process))
     }
 
@@ -826,9 +826,9 @@ impl ExternalPlayer {
                 Ok(OkWait::Refused(l)) => self
                     .notes
                     .push(format!("answered '{}' to RESTART; restarted", quote(&l))),
-                Ok(OkWait::Silent) => self.notes.push(format!(
-                    "no OK to RESTART within {wait} ms; restarted"
-                )),
+                Ok(OkWait::Silent) => self
+                    .notes
+                    .push(format!("no OK to RESTART within {wait} ms; restarted")),
                 Ok(OkWait::Closed) | Err(_) => {}
             }
         }
@@ -837,9 +837,8 @@ impl ExternalPlayer {
         match self.send_expect_ok(&command, wait)? {
             OkWait::Ok => Ok(()),
             OkWait::Silent => {
-                self.notes.push(format!(
-                    "no OK to {command} within {wait} ms; played on"
-                ));
+                self.notes
+                    .push(format!("no OK to {command} within {wait} ms; played on"));
                 Ok(())
             }
             OkWait::Refused(l) => Err(PlayerError::Crash(format!(
@@ -880,7 +879,12 @@ impl ExternalPlayer {
             format!("INFO rule {}", rule_bits(start.rule)),
             format!("INFO thread_num {}", l.threads.max(1)),
         ]);
-        info.extend(self.options.info.iter().map(|i| format!("INFO {}", i.trim())));
+        info.extend(
+            self.options
+                .info
+                .iter()
+                .map(|i| format!("INFO {}", i.trim())),
+        );
         if let Some(f) = folder {
             info.push(format!("INFO folder {}", f.display()));
         }
@@ -946,8 +950,9 @@ impl ExternalPlayer {
             let line = match process.next_line(deadline) {
                 Ok(line) => line,
                 Err(Wait::Timeout) => {
-                    let mut detail =
-                        format!("no answer to {name} within {limit}+{grace} ms; the brain was killed");
+                    let mut detail = format!(
+                        "no answer to {name} within {limit}+{grace} ms; the brain was killed"
+                    );
                     if let Some(last) = &chatter.last {
                         detail.push_str(&format!(
                             " (it sent {} other line(s) instead, the last '{last}')",
@@ -1006,9 +1011,17 @@ impl ExternalPlayer {
     /// Returns the ms it took.
     fn set_up_with_turns(&mut self, history: &[Pos], limit: u64) -> Result<u64, PlayerError> {
         let t0 = Instant::now();
-        let known = self.game.as_ref().map(|g| g.known.clone()).unwrap_or_default();
+        let known = self
+            .game
+            .as_ref()
+            .map(|g| g.known.clone())
+            .unwrap_or_default();
         let n = history.len();
-        let mut common = known.iter().zip(history).take_while(|(a, b)| a == b).count();
+        let mut common = known
+            .iter()
+            .zip(history)
+            .take_while(|(a, b)| a == b)
+            .count();
         common = common.min(n.saturating_sub(1));
         for &p in known[common..].iter().rev() {
             self.take_back(p)?;

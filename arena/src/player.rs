@@ -393,7 +393,8 @@ impl PlayerSpec {
                     own_nodes = Some(n);
                 }
                 "depth" => {
-                    let d = i32::try_from(num(value)?).map_err(|_| bad("depth too large".into()))?;
+                    let d =
+                        i32::try_from(num(value)?).map_err(|_| bad("depth too large".into()))?;
                     limits.depth = Some(d);
                     own_depth = Some(d);
                 }
@@ -421,7 +422,9 @@ impl PlayerSpec {
                 )))
             }
             (Some(b), _, Some(r)) => Some(r.get(b).map_err(|e| bad(e.to_string()))?),
-            (None, Some(w), Some(r)) if r.contains(w) => Some(r.get(w).map_err(|e| bad(e.to_string()))?),
+            (None, Some(w), Some(r)) if r.contains(w) => {
+                Some(r.get(w).map_err(|e| bad(e.to_string()))?)
+            }
             (None, Some(w), Some(r)) if command.is_none() && !engine_keys && w != "default" => {
                 return Err(bad(format!(
                     "{} (for an engine player named {w}, write name={w})",
@@ -451,14 +454,18 @@ impl PlayerSpec {
                 return Err(bad(format!(
                     "nodes: brain '{}' does not list max_node in its extensions ({})",
                     e.name,
-                    registry.map(|r| r.path().display().to_string()).unwrap_or_default()
+                    registry
+                        .map(|r| r.path().display().to_string())
+                        .unwrap_or_default()
                 )));
             }
             if own_depth.is_some() && !e.supports("max_depth") {
                 return Err(bad(format!(
                     "depth: brain '{}' does not list max_depth in its extensions ({})",
                     e.name,
-                    registry.map(|r| r.path().display().to_string()).unwrap_or_default()
+                    registry
+                        .map(|r| r.path().display().to_string())
+                        .unwrap_or_default()
                 )));
             }
         } else if let Some(b) = bare {

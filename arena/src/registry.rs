@@ -185,13 +185,16 @@ impl Registry {
             if command.is_empty() {
                 return Err(invalid(format!("brains.{name}.command is empty")));
             }
-            let has_separator = command.contains('/') || command.contains(std::path::MAIN_SEPARATOR);
+            let has_separator =
+                command.contains('/') || command.contains(std::path::MAIN_SEPARATOR);
             let command = if has_separator && Path::new(&command).is_relative() {
                 base.join(&command).display().to_string()
             } else {
                 command
             };
-            let dir = b.dir.map(|d| if d.is_relative() { base.join(d) } else { d });
+            let dir = b
+                .dir
+                .map(|d| if d.is_relative() { base.join(d) } else { d });
             let extensions = match b.extensions {
                 Some(list) => {
                     let mut out = Vec::new();
@@ -327,7 +330,10 @@ info = ["hash_size 16384"]
         let m = r.get("mintaka").expect("there");
         assert_eq!(m.command, "pbrain-mintaka");
         assert_eq!(m.options.setup, SetupMode::Turn);
-        assert_eq!((m.options.start_ms, m.options.end_ms), (Some(500), Some(3000)));
+        assert_eq!(
+            (m.options.start_ms, m.options.end_ms),
+            (Some(500), Some(3000))
+        );
         assert_eq!(m.options.info, ["hash_size 16384"]);
         assert!(m.supports("max_node"), "no list: trusted");
         assert_eq!(r.brains().count(), 2);
@@ -346,7 +352,10 @@ info = ["hash_size 16384"]
         assert!(err("[brains.a\n").contains("/x/engines.toml"));
         let r = Registry::parse(GOOD, p).expect("valid");
         let e = r.get("rapfo").unwrap_err().to_string();
-        assert!(e.contains("unknown brain 'rapfo'") && e.contains("mintaka, rapfi"), "{e}");
+        assert!(
+            e.contains("unknown brain 'rapfo'") && e.contains("mintaka, rapfi"),
+            "{e}"
+        );
         let e = Registry::load(Path::new("/nonexistent/engines.toml")).unwrap_err();
         assert!(e.to_string().contains("/nonexistent/engines.toml"), "{e}");
     }

@@ -562,7 +562,10 @@ fn external_player_specs() {
     assert!(msg("cmd=/nonexistent/pbrain-x,move-ms=10").contains("no program"));
     // Node and depth limits are the brain's own (INFO max_node/max_depth), never the run's.
     let p = parse("cmd=/bin/sh,name=x,nodes=100,depth=7").expect("valid");
-    assert_eq!((p.limits.nodes, p.limits.depth, p.limits.move_ms), (Some(100), Some(7), None));
+    assert_eq!(
+        (p.limits.nodes, p.limits.depth, p.limits.move_ms),
+        (Some(100), Some(7), None)
+    );
     let p = parse("cmd=/bin/sh,name=x,move-ms=10").expect("valid");
     assert_eq!((p.limits.nodes, p.limits.depth), (None, None));
     let p = parse("cmd=/bin/sh,name=x,move-ms=10,settle-ms=0,setup=turn,info=hash_size 1024")
@@ -733,15 +736,23 @@ fn ext_notes(r: &GameRecord) -> &[String] {
 #[test]
 fn noise_control_bytes_banner_and_crlf_are_skipped_and_recorded() {
     let tmp = Tmp::new("noisy");
-    let spec = format!("name=ext,{},move-ms=100,hash-mb=4", wrapped(&tmp, "noisy", NOISY));
+    let spec = format!(
+        "name=ext,{},move-ms=100,hash-mb=4",
+        wrapped(&tmp, "noisy", NOISY)
+    );
     let records = run_against_engine(&tmp, "out", &spec, 2);
     for r in &records {
         assert!(record_played_out(r), "{r:?}");
         assert!(r.moves.len() > 6, "{r:?}");
         let notes = ext_notes(r);
-        assert!(notes.len() <= wuzi_arena::external::MAX_NOTES + 1, "{notes:?}");
         assert!(
-            notes.iter().any(|n| n.contains("'ev +v17 nd 3078 tm 3 sp 1026'")),
+            notes.len() <= wuzi_arena::external::MAX_NOTES + 1,
+            "{notes:?}"
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("'ev +v17 nd 3078 tm 3 sp 1026'")),
             "{notes:?}"
         );
         assert!(
@@ -752,7 +763,10 @@ fn noise_control_bytes_banner_and_crlf_are_skipped_and_recorded() {
             notes.iter().any(|n| n.contains("ERROR something odd")),
             "{notes:?}"
         );
-        assert!(notes.last().is_some_and(|n| n.contains("more not kept")), "{notes:?}");
+        assert!(
+            notes.last().is_some_and(|n| n.contains("more not kept")),
+            "{notes:?}"
+        );
     }
     // The banner came before the first START (later games RESTART the same process).
     let first = ext_notes(&records[0]);
@@ -771,7 +785,10 @@ fn the_settle_gap_keeps_a_brain_that_drops_fast_commands_playing() {
     let brain = wrapped(&tmp, "drops", DROPS_FAST_COMMANDS);
     // Without a settle gap the brain loses commands sent right after its move and then
     // never answers: the test proves the fake really drops them.
-    let spec = format!("name=ext,{brain},dir={},move-ms=100,hash-mb=4,settle-ms=0", tmp.join("d0").display());
+    let spec = format!(
+        "name=ext,{brain},dir={},move-ms=100,hash-mb=4,settle-ms=0",
+        tmp.join("d0").display()
+    );
     let records = run_against_engine(&tmp, "gap0", &spec, 1);
     let lost: Vec<&GameRecord> = records
         .iter()
@@ -780,12 +797,17 @@ fn the_settle_gap_keeps_a_brain_that_drops_fast_commands_playing() {
     assert!(!lost.is_empty(), "no command was dropped: {records:?}");
     for r in &lost {
         assert!(
-            ext_notes(r).iter().any(|n| n.contains("ERROR Unknown command")),
+            ext_notes(r)
+                .iter()
+                .any(|n| n.contains("ERROR Unknown command")),
             "{r:?}"
         );
     }
     // With the default settle gap (50 ms) every command arrives whole.
-    let spec = format!("name=ext,{brain},dir={},move-ms=100,hash-mb=4", tmp.join("d1").display());
+    let spec = format!(
+        "name=ext,{brain},dir={},move-ms=100,hash-mb=4",
+        tmp.join("d1").display()
+    );
     let records = run_against_engine(&tmp, "gap", &spec, 2);
     for r in &records {
         assert!(record_played_out(r), "{r:?}");
@@ -870,13 +892,19 @@ fn board_refused_then_set_up_with_turn_and_takeback() {
     let opening = pos("h8 i9 j8");
 
     // With BOARD the brain never answers: a time loss that says why.
-    let mut fake = ExternalPlayer::new("fake", "/bin/bash", &args, None, l.clone())
-        .with_grace(300);
+    let mut fake = ExternalPlayer::new("fake", "/bin/bash", &args, None, l.clone()).with_grace(300);
     let mut eng = engine(100);
     let r = play_game(&s, &opening, [&mut eng, &mut fake], [&e, &l], 1).expect("game");
-    assert_eq!((r.winner, r.reason), (Some(Stone::Black), Reason::Timeout), "{r:?}");
+    assert_eq!(
+        (r.winner, r.reason),
+        (Some(Stone::Black), Reason::Timeout),
+        "{r:?}"
+    );
     assert!(
-        r.reports[1].notes.iter().any(|n| n.contains("ERROR BOARD is not supported")),
+        r.reports[1]
+            .notes
+            .iter()
+            .any(|n| n.contains("ERROR BOARD is not supported")),
         "{r:?}"
     );
 
@@ -905,7 +933,11 @@ fn board_refused_then_set_up_with_turn_and_takeback() {
     assert!(!sent.contains(&"BOARD"), "{log}");
     // The brain's board before its first real answer is the opening, in play order.
     let positions = std::fs::read_to_string(folder.join("positions.log")).expect("log");
-    assert_eq!(positions.lines().nth(2), Some(stones.join(" ").as_str()), "{positions}");
+    assert_eq!(
+        positions.lines().nth(2),
+        Some(stones.join(" ").as_str()),
+        "{positions}"
+    );
     // Its first move is the first empty point of its scan, and it was recorded as such.
     assert_eq!(r.moves[0].mv, Pos::new(0, 0), "{r:?}");
 
@@ -930,8 +962,8 @@ fn a_brain_slow_to_exit_after_end_is_killed_without_stalling() {
         end_ms: Some(300),
         ..Default::default()
     };
-    let mut fake = ExternalPlayer::new("slow", "/bin/sh", &args, None, l.clone())
-        .with_options(options);
+    let mut fake =
+        ExternalPlayer::new("slow", "/bin/sh", &args, None, l.clone()).with_options(options);
     let mut white = Scripted::new("w", pos("o1 o3 o5"));
     let fast = nodes(100);
     let r = play_game(&settings(6), &[], [&mut fake, &mut white], [&l, &fast], 1).expect("game");
@@ -944,7 +976,10 @@ fn a_brain_slow_to_exit_after_end_is_killed_without_stalling() {
     // ...and it is killed after its grace.
     wuzi_arena::external::wait_for_exits();
     assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
-    assert!(!Path::new(&format!("/proc/{pid}")).exists(), "brain {pid} still there");
+    assert!(
+        !Path::new(&format!("/proc/{pid}")).exists(),
+        "brain {pid} still there"
+    );
 }
 
 #[cfg(unix)]
@@ -962,13 +997,30 @@ fn a_flooding_brain_loses_on_time_and_its_notes_are_capped() {
     let mut eng = engine(100);
     let e = nodes(100);
     let r = play_game(&settings(20), &[], [&mut fake, &mut eng], [&l, &e], 1).expect("game");
-    assert_eq!((r.winner, r.reason), (Some(Stone::White), Reason::Timeout), "{r:?}");
+    assert_eq!(
+        (r.winner, r.reason),
+        (Some(Stone::White), Reason::Timeout),
+        "{r:?}"
+    );
     let detail = r.detail.clone().unwrap_or_default();
-    assert!(detail.contains("no answer to BEGIN within 100+400 ms"), "{detail}");
-    assert!(detail.contains("the last 'garbage garbage garbage'"), "{detail}");
+    assert!(
+        detail.contains("no answer to BEGIN within 100+400 ms"),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("the last 'garbage garbage garbage'"),
+        "{detail}"
+    );
     let notes = &r.reports[0].notes;
-    assert_eq!(notes.len(), wuzi_arena::external::MAX_NOTES + 1, "{notes:?}");
-    assert!(notes[wuzi_arena::external::MAX_NOTES].contains("more not kept"), "{notes:?}");
+    assert_eq!(
+        notes.len(),
+        wuzi_arena::external::MAX_NOTES + 1,
+        "{notes:?}"
+    );
+    assert!(
+        notes[wuzi_arena::external::MAX_NOTES].contains("more not kept"),
+        "{notes:?}"
+    );
     assert_eq!(fake.process_id(), None, "the flooding brain was killed");
 }
 
@@ -978,16 +1030,28 @@ fn node_and_depth_limits_are_sent_as_yixin_info_and_recorded() {
     let tmp = Tmp::new("limits");
     let path = script(&tmp, "recorder.sh", RECORDER);
     let spec = PlayerSpec::parse(
-        &format!("name=ext,cmd=/bin/sh,arg={},nodes=5000,depth=7", path.display()),
+        &format!(
+            "name=ext,cmd=/bin/sh,arg={},nodes=5000,depth=7",
+            path.display()
+        ),
         &nodes(300),
     )
     .expect("valid");
-    assert_eq!((spec.limits.nodes, spec.limits.depth), (Some(5000), Some(7)));
+    assert_eq!(
+        (spec.limits.nodes, spec.limits.depth),
+        (Some(5000), Some(7))
+    );
     let mut p = spec.build().expect("builds");
     let mut white = Scripted::new("w", pos("o15 o13"));
     let fast = nodes(100);
-    let r = play_game(&settings(4), &[], [p.as_mut(), &mut white], [&spec.limits, &fast], 1)
-        .expect("game");
+    let r = play_game(
+        &settings(4),
+        &[],
+        [p.as_mut(), &mut white],
+        [&spec.limits, &fast],
+        1,
+    )
+    .expect("game");
     assert_eq!(r.reason, Reason::MoveCap, "{r:?}");
     assert_eq!(
         r.reports[0].given.as_deref(),
@@ -1017,7 +1081,9 @@ fn node_and_depth_limits_are_sent_as_yixin_info_and_recorded() {
         resume: false,
     };
     run(&config, &opts, &mut |_| {}).expect("run");
-    let records = read_records(&tmp.join("out").join(GAMES_FILE)).expect("records").records;
+    let records = read_records(&tmp.join("out").join(GAMES_FILE))
+        .expect("records")
+        .records;
     for r in &records {
         let (ext, eng) = if r.black.name == "ext" {
             (&r.black, &r.white)
@@ -1078,18 +1144,30 @@ fn brains_by_name_from_a_registry() {
     let p = parse("wuzi-brain,move-ms=200").expect("valid");
     assert_eq!(p.name, "wuzi-brain");
     assert_eq!((p.limits.move_ms, p.limits.nodes), (Some(200), None));
-    let PlayerKind::External { command, options, .. } = &p.kind else {
+    let PlayerKind::External {
+        command, options, ..
+    } = &p.kind
+    else {
         panic!("{p:?}")
     };
     assert_eq!(command, pbrain());
     assert_eq!(options.settle_ms, Some(0));
     let p = parse("brain=local,name=mine,move-ms=100,settle-ms=20,arg=--x").expect("valid");
     assert_eq!(p.name, "mine");
-    let PlayerKind::External { args, workdir, options, .. } = &p.kind else {
+    let PlayerKind::External {
+        args,
+        workdir,
+        options,
+        ..
+    } = &p.kind
+    else {
         panic!("{p:?}")
     };
     assert_eq!(args, &["local.sh", "--x"]);
-    assert_eq!(workdir.as_deref(), Some(tmp.0.canonicalize().expect("exists").as_path()));
+    assert_eq!(
+        workdir.as_deref(),
+        Some(tmp.0.canonicalize().expect("exists").as_path())
+    );
     assert_eq!(options.settle_ms, Some(20));
     // Engine players still parse; a bare unknown word does not silently become one.
     assert!(parse("default").is_ok());
@@ -1101,7 +1179,9 @@ fn brains_by_name_from_a_registry() {
     assert!(msg("brain=rapfo").contains("unknown brain"));
     assert!(msg("wuzi-brain,depth=3").contains("max_depth"));
     assert!(msg("wuzi-brain,move-ms=10,cmd=/bin/sh").contains("do not mix"));
-    let e = PlayerSpec::parse("brain=x,move-ms=10", &d).unwrap_err().to_string();
+    let e = PlayerSpec::parse("brain=x,move-ms=10", &d)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no brain registry"), "{e}");
 }
 
@@ -1117,37 +1197,72 @@ fn the_command_line_finds_brains_by_name_and_rejects_bad_registries() {
         .args(["gauntlet", "--engines"])
         .arg(&reg)
         .args(["--player", "default", "--player", "wuzi-brain,move-ms=50"])
-        .args(["--player", "local,move-ms=50", "--nodes", "200", "--pairs", "1"])
-        .args(["--max-moves", "20", "--time-margin-ms", "1000", "--quiet", "--out"])
+        .args([
+            "--player",
+            "local,move-ms=50",
+            "--nodes",
+            "200",
+            "--pairs",
+            "1",
+        ])
+        .args([
+            "--max-moves",
+            "20",
+            "--time-margin-ms",
+            "1000",
+            "--quiet",
+            "--out",
+        ])
         .arg(tmp.join("run"))
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let records = read_records(&tmp.join("run").join(GAMES_FILE)).expect("records").records;
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = read_records(&tmp.join("run").join(GAMES_FILE))
+        .expect("records")
+        .records;
     assert_eq!(records.len(), 4);
     assert!(records.iter().all(record_played_out), "{records:?}");
     for name in ["wuzi-brain", "local"] {
         assert!(
-            records.iter().any(|r| r.black.name == name || r.white.name == name),
+            records
+                .iter()
+                .any(|r| r.black.name == name || r.white.name == name),
             "{name}"
         );
     }
     // The registry from WUZI_ENGINES; an unknown name is an error naming what there is.
     let out = Command::new(arena)
         .env(wuzi_arena::registry::ENV_VAR, &reg)
-        .args(["match", "--player", "rapfi", "--player", "default", "--nodes", "100"])
+        .args([
+            "match", "--player", "rapfi", "--player", "default", "--nodes", "100",
+        ])
         .output()
         .expect("runs");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("unknown brain 'rapfi'") && err.contains("local, wuzi-brain"), "{err}");
+    assert!(
+        err.contains("unknown brain 'rapfi'") && err.contains("local, wuzi-brain"),
+        "{err}"
+    );
     // A registry with a bad key.
     let bad = tmp.join("bad.toml");
     std::fs::write(&bad, "[brains.x]\ncommand = \"/bin/sh\"\nsettle = 5\n").expect("writes");
     let out = Command::new(arena)
         .args(["round-robin", "--engines"])
         .arg(&bad)
-        .args(["--player", "x,move-ms=10", "--player", "default", "--nodes", "100"])
+        .args([
+            "--player",
+            "x,move-ms=10",
+            "--player",
+            "default",
+            "--nodes",
+            "100",
+        ])
         .output()
         .expect("runs");
     let err = String::from_utf8_lossy(&out.stderr);

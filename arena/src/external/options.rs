@@ -109,7 +109,10 @@ mod tests {
     fn setup_modes_parse_and_defaults_apply() {
         assert_eq!("TURN".parse::<SetupMode>(), Ok(SetupMode::Turn));
         assert_eq!("board".parse::<SetupMode>(), Ok(SetupMode::Board));
-        assert!("takeback".parse::<SetupMode>().unwrap_err().contains("board or turn"));
+        assert!("takeback"
+            .parse::<SetupMode>()
+            .unwrap_err()
+            .contains("board or turn"));
         let o = BrainOptions::default();
         assert!(o.is_default());
         assert_eq!(
@@ -125,6 +128,9 @@ mod tests {
         };
         let json = serde_json::to_string(&o).expect("serializes");
         assert_eq!(json, r#"{"settle_ms":0,"setup":"turn"}"#);
-        assert_eq!(serde_json::from_str::<BrainOptions>(&json).expect("parses"), o);
+        assert_eq!(
+            serde_json::from_str::<BrainOptions>(&json).expect("parses"),
+            o
+        );
     }
 }
