@@ -810,3 +810,87 @@ pub fn status(dir: &Path) -> Result<String> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::TuneSpec;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("wuzi-shared-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("temp dir");
+        d
+    }
+
+    fn small() -> TuneConfig {
+        TuneSpec::parse(
+            "pairs = 8\npairs_per_iteration = 4\nseed = 1\n[limits]\nnodes = 100\nhash_mb = 2\n\
+             [params.defence]\nmin = 20\nmax = 200\n",
+            Path::new("t.toml"),
+        )
+        .and_then(|s| s.resolve(Path::new(".")))
+        .expect("valid")
+    }
+
+    /// A full disk while the state is replaced: an error naming the file, the state and the
+    /// history untouched, and the tune completes once there is room again.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn full_disk_leaves_the_state_intact() {
+        let dir = temp_dir("full");
+        let config = small();
+        let opts = WorkerOptions::new(&dir, 1);
+        join_or_create(&config, &dir, &BinaryId::current(&config).expect("id")).expect("creates");
+        let state_before = std::fs::read(dir.join(SHARED_FILE)).expect("state");
+        let history_before = std::fs::read(dir.join(HISTORY_FILE)).expect("history");
+        // Writes of the next shared.json land on /dev/full (ENOSPC), as on a full disk.
+        let tmp = dir.join(format!("{SHARED_FILE}.tmp"));
+        std::os::unix::fs::symlink("/dev/full", &tmp).expect("symlink");
+        let e = work(&config, &opts, &mut |_| {}).unwrap_err().to_string();
+        assert!(e.contains("shared.json"), "{e}");
+        assert_eq!(
+            std::fs::read(dir.join(SHARED_FILE)).expect("state"),
+            state_before
+        );
+        assert_eq!(
+            std::fs::read(dir.join(HISTORY_FILE)).expect("h"),
+            history_before
+        );
+        std::fs::remove_file(&tmp).expect("room again");
+        let o = work(&config, &opts, &mut |_| {}).expect("completes");
+        assert_eq!(o.state.applied, 2);
+        assert_eq!(o.history.len(), 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A history row written by a worker that failed before committing the state is cut off
+    /// by the next append.
+    #[test]
+    fn uncommitted_history_rows_are_cut() {
+        let dir = temp_dir("cut");
+        let path = dir.join(HISTORY_FILE);
+        std::fs::write(&path, "header\n").expect("writes");
+        let row = IterationRecord {
+            iteration: 1,
+            theta: vec![1.0],
+            c_k: vec![2.0],
+            a_k: vec![0.5],
+            plus: vec![3.0],
+            minus: vec![1.0],
+            wins: 1,
+            draws: 0,
+            losses: 1,
+        };
+        let committed = append_history(&path, 7, &row).expect("appends");
+        // An uncommitted, half-written row after it.
+        let mut text = std::fs::read_to_string(&path).expect("reads");
+        text.push_str("2,1.5,2.0");
+        std::fs::write(&path, &text).expect("writes");
+        let next = append_history(&path, committed, &row).expect("appends");
+        let text = std::fs::read_to_string(&path).expect("reads");
+        assert_eq!(text, format!("header\n{0}\n{0}\n", history::row(&row)));
+        assert_eq!(next, text.len() as u64);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
