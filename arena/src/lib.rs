@@ -14,6 +14,8 @@
 //! - [`run_charts`]: the charts of a run (score, colours, SPRT path, sweep Elo), PNG + SVG.
 //! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
+//! - [`report`]: self-contained HTML reports (summary, inline SVG charts, per-opening table,
+//!   non-five endings, a game viewer) of runs and gates.
 //! - [`stats`]: pentanomial statistics and the SPRT.
 //! - [`gate`]: the strength-regression gate (suites, then an SPRT against a baseline).
 //! - [`bench`]: measurements of the arena itself (overhead, scaling, CPU time, peak memory).
@@ -33,6 +35,7 @@ pub mod player;
 pub mod record;
 pub mod referee;
 pub mod registry;
+pub mod report;
 pub mod run;
 pub mod run_charts;
 pub mod run_dir;

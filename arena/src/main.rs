@@ -170,6 +170,21 @@ parameters; more than 8 lines continue in elo-PARAM-2, ...)"
         #[arg(long)]
         size: Option<usize>,
     },
+    /// Write DIR/report.html: one self-contained page (no network) with the configuration,
+    /// summary, inline SVG charts, per-opening results, non-five endings and a game viewer,
+    /// for a run directory (match, gauntlet, round robin, sweep, shard, merged) or a gate
+    /// folder. Runs, merges and the gate write theirs at the end.
+    Report {
+        /// The run directory or gate folder.
+        dir: PathBuf,
+        /// Write the page here instead of DIR/report.html.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Most games in the viewer; larger runs get a sample (all non-five endings up to a
+        /// quarter, then evenly spaced games). 0: every game.
+        #[arg(long, default_value_t = wuzi_arena::report::games::DEFAULT_MAX_GAMES)]
+        max_games: usize,
+    },
     /// Strength-regression gate: the rule and tactics suites, then an SPRT of a candidate
     /// against a baseline within a pair budget. Exit status 0 pass, 1 regression found, 2 could
     /// not run.
@@ -514,6 +529,7 @@ fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
                 .display()
         );
         draw_charts(dir);
+        write_report(dir);
     }
     if !quiet {
         if let Some(peak) = wuzi_arena::bench::peak_rss_bytes() {
@@ -548,6 +564,15 @@ fn draw_charts(dir: &Path) {
             );
         }
         Err(e) => eprintln!("warning: charts not written: {e:#} (retry with `wuzi-arena chart`)"),
+    }
+}
+
+/// Writes the run's `report.html`; a failure is reported, not fatal (`wuzi-arena report DIR`
+/// retries).
+fn write_report(dir: &Path) {
+    match wuzi_arena::report::write_report(dir, None, &Default::default()) {
+        Ok(path) => eprintln!("report: {}", path.display()),
+        Err(e) => eprintln!("warning: report not written: {e:#} (retry with `wuzi-arena report`)"),
     }
 }
 
@@ -824,6 +849,7 @@ fn main_inner() -> Result<()> {
             print!("{}", render(&summary));
             eprintln!("merged {} folder(s) into {}", shards.len(), out.display());
             draw_charts(&out);
+            write_report(&out);
             Ok(())
         }
         Command::Bench(args) => bench(&args),
@@ -873,6 +899,26 @@ fn main_inner() -> Result<()> {
             out,
             size,
         } => export(&input, format, out.as_deref(), size),
+        Command::Report {
+            dir,
+            out,
+            max_games,
+        } => {
+            let start = std::time::Instant::now();
+            let path = wuzi_arena::report::write_report(
+                &dir,
+                out.as_deref(),
+                &wuzi_arena::report::ReportOptions { max_games },
+            )?;
+            let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            eprintln!(
+                "report: {} ({:.1} MB, {:.1} s)",
+                path.display(),
+                bytes as f64 / 1e6,
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
         Command::Gate(args) => gate_command(*args),
     }
 }
@@ -1296,6 +1342,7 @@ fn gate_command(args: GateArgs) -> Result<()> {
     };
     let report = gate::run_gate(&config, &mut observer)?;
     bar.finish_and_clear();
+    write_report(&config.out);
     print!("{}", gate::render_markdown(&report));
     let step_summary = args.step_summary.clone().or_else(|| {
         std::env::var_os("GITHUB_STEP_SUMMARY")

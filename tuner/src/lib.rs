@@ -8,6 +8,8 @@
 //! - [`history`]: the per-iteration CSV history and atomic file writes.
 //! - [`verify`]: the match of the tuned set against the start, played by the arena.
 //! - [`chart`]: parameter paths and the running score as PNG and SVG.
+//! - [`report`]: the tune's self-contained `report.html` (parameters, charts, history,
+//!   verification and its games).
 
 #![warn(missing_docs)]
 
@@ -16,6 +18,7 @@ pub mod error;
 pub mod history;
 pub mod lock;
 pub mod shared;
+pub mod report;
 pub mod spec;
 pub mod spsa;
 pub mod tune;

@@ -107,6 +107,19 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Write DIR/report.html for a tune: parameters, paths and running-score charts, history,
+    /// and the verification match with its games (one self-contained page). `tune`, `resume`
+    /// and `verify` write it at the end.
+    Report {
+        /// The tune directory.
+        dir: PathBuf,
+        /// Write the page here instead of DIR/report.html.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Most games of the verification in the viewer (0: all).
+        #[arg(long, default_value_t = wuzi_arena::report::games::DEFAULT_MAX_GAMES)]
+        max_games: usize,
+    },
     /// Check a spec and print the resolved set-up and schedule without playing.
     Check {
         /// The tune specification (TOML).
@@ -227,6 +240,9 @@ fn run_tune(
     for c in &charts {
         eprintln!("chart: {}", c.display());
     }
+    if !outcome.completed || args.no_verify {
+        tune_report(dir);
+    }
     if !outcome.completed {
         eprintln!(
             "stopped after iteration {} of {}; continue with `wuzi-tune resume {}`",
@@ -246,7 +262,18 @@ fn run_tune(
         concurrency,
         &dir.join(VERIFY_DIR),
         args.quiet,
-    )
+    )?;
+    tune_report(dir);
+    Ok(())
+}
+
+/// Writes the tune's `report.html`; a failure is reported, not fatal (`wuzi-tune report DIR`
+/// retries).
+fn tune_report(dir: &Path) {
+    match wuzi_tuner::report::write_tune_report(dir, None, &Default::default()) {
+        Ok(path) => eprintln!("report: {}", path.display()),
+        Err(e) => eprintln!("warning: report not written: {e:#} (retry with `wuzi-tune report`)"),
+    }
 }
 
 /// One worker of a shared tune; the one that applies the last step reports, draws the charts
@@ -434,6 +461,10 @@ fn run_verify(
     for c in wuzi_tuner::chart::write_verify_charts(out)? {
         eprintln!("chart: {}", c.display());
     }
+    match wuzi_arena::report::write_run_report(out, None, &Default::default()) {
+        Ok(path) => eprintln!("report: {}", path.display()),
+        Err(e) => eprintln!("warning: verification report not written: {e:#}"),
+    }
     Ok(())
 }
 
@@ -581,7 +612,22 @@ fn main_inner() -> Result<()> {
             if concurrency == 0 {
                 bail!("--concurrency must be at least 1");
             }
-            run_verify(&config, &tuned, &start, concurrency, &out, quiet)
+            run_verify(&config, &tuned, &start, concurrency, &out, quiet)?;
+            tune_report(&dir);
+            Ok(())
+        }
+        Command::Report {
+            dir,
+            out,
+            max_games,
+        } => {
+            let path = wuzi_tuner::report::write_tune_report(
+                &dir,
+                out.as_deref(),
+                &wuzi_arena::report::ReportOptions { max_games },
+            )?;
+            eprintln!("report: {}", path.display());
+            Ok(())
         }
         Command::Check { spec } => {
             let parsed = TuneSpec::load(&spec)?;
