@@ -49,8 +49,8 @@ impl Default for ReportOptions {
     }
 }
 
-/// The report of a run directory (`run.json` + `games.jsonl`: a match, gauntlet, round robin,
-/// sweep, shard or merged run), written to `out` (default `DIR/report.html`). Returns the
+/// The report of a run directory (a match, gauntlet, round robin, sweep, shard, merged run,
+/// or a folder shared by a run's shards), written to `out` (default `DIR/report.html`). Returns the
 /// path written.
 pub fn write_run_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -> Result<PathBuf> {
     let run = RunReport::load(dir)?;
@@ -68,9 +68,6 @@ pub fn write_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -> Res
     if dir.join(crate::gate::REPORT_JSON).exists() {
         return gate_report::write_gate_report(dir, out, opts);
     }
-    if dir.join(RUN_FILE).exists() {
-        return write_run_report(dir, out, opts);
-    }
     if dir.join("tune.json").exists() {
         return Err(ArenaError::Config(format!(
             "{} is a tune folder: its report is written by `wuzi-tune report {}`",
@@ -78,8 +75,15 @@ pub fn write_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -> Res
             dir.display()
         )));
     }
+    let shard_files = std::fs::read_dir(dir).is_ok_and(|mut l| {
+        l.any(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("run-shard-")))
+    });
+    if dir.join(RUN_FILE).exists() || shard_files {
+        // Errors name what is wrong with the run's files.
+        return write_run_report(dir, out, opts);
+    }
     Err(ArenaError::Config(format!(
-        "{}: neither a run directory ({RUN_FILE}) nor a gate folder ({})",
+        "{}: neither a run directory ({RUN_FILE} or run-shard-I-of-N.json) nor a gate folder ({})",
         dir.display(),
         crate::gate::REPORT_JSON
     )))

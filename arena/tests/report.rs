@@ -267,7 +267,17 @@ fn measure(pairs: u64, max_games: usize) -> (usize, f64, String) {
     let start = Instant::now();
     let path = write_report(&dir, None, &ReportOptions { max_games }).expect("report");
     let secs = start.elapsed().as_secs_f64();
-    let html = std::fs::read_to_string(path).expect("read");
+    let html = std::fs::read_to_string(&path).expect("read");
+    // WUZI_KEEP_REPORTS=DIR keeps the pages (to time them in a browser).
+    if let Some(keep) = std::env::var_os("WUZI_KEEP_REPORTS") {
+        let keep = PathBuf::from(keep);
+        std::fs::create_dir_all(&keep).expect("keep dir");
+        std::fs::copy(
+            &path,
+            keep.join(format!("report-{}-{max_games}.html", 2 * pairs)),
+        )
+        .expect("copy");
+    }
     (html.len(), secs, html)
 }
 

@@ -57,8 +57,8 @@ pub struct ViewerGame {
     /// `(ply, points)`: black's forbidden points in the position after `ply` moves, for the
     /// plies where black is to move and some point is forbidden.
     pub f: Vec<(usize, String)>,
-    /// The game's seed.
-    pub seed: u64,
+    /// The game's seed, as text (JavaScript numbers hold 53 bits).
+    pub seed: String,
     /// Wall time of the game, ms.
     pub ms: u64,
 }
@@ -194,7 +194,7 @@ pub fn viewer_data(
                 d: r.moves.iter().map(|m| m.depth).collect(),
                 s: r.moves.iter().map(|m| m.score).collect(),
                 f: forbidden_by_ply(size, rule, &all),
-                seed: r.seed,
+                seed: r.seed.to_string(),
                 ms: r.time_ms,
             }
         })

@@ -232,9 +232,10 @@
         var cur = r === state.ply - 1;
         rows[r].classList.toggle('cur', cur);
         if (cur) {
-          var box = rows[r].parentNode.parentNode.parentNode;
-          var top = rows[r].offsetTop, h = rows[r].offsetHeight;
-          if (top < box.scrollTop + 24 || top + h > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+          // Keep the current move in the middle of the move list (without scrolling the page).
+          var box = document.querySelector('.moves');
+          var delta = rows[r].getBoundingClientRect().top - box.getBoundingClientRect().top;
+          if (delta < 30 || delta > box.clientHeight - 30) box.scrollTop += delta - box.clientHeight / 2;
         }
       }
       if (!selftest && history.replaceState) {
@@ -303,7 +304,8 @@
   // ---- self-check for headless browsers (#selftest) ----
   if (selftest) runSelftest();
   function runSelftest() {
-    var fails = [], facts = [];
+    // Time from navigation start to here: parsing the page, its data and the first render.
+    var facts = ['ready_ms=' + Math.round(performance.now())], fails = [];
     function check(ok, what) { if (!ok) fails.push(what); }
     function key(k) { document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })); }
     function stones() { return viewer.svg.querySelectorAll('circle.stone').length; }

@@ -10,12 +10,12 @@ use super::html::{escape, key_values, table, Cell};
 use super::page::{Chart, Page};
 use super::ReportOptions;
 use crate::chart::output_paths;
-use crate::config::{RunConfig, RunKind, RUN_FILE};
+use crate::config::{RunConfig, RunKind};
 use crate::error::{ArenaError, Result};
 use crate::record::GameRecord;
 use crate::referee::Reason;
-use crate::run::{load_run_records, SUMMARY_FILE};
 use crate::run_charts::chart_run_dir;
+use crate::run_dir::RunDir;
 use crate::stats::{Estimate, SprtVerdict};
 use crate::summary::{fmt_estimate, MatchupSummary, Summary};
 
@@ -38,22 +38,19 @@ pub struct RunReport {
 }
 
 impl RunReport {
-    /// Reads `dir` (`run.json`, `games.jsonl`, `summary.json` for the timing) and draws its
-    /// charts (into the directory, as `wuzi-arena chart` does) to embed them.
+    /// Reads `dir` (its run file(s) and records, and the summary for the timing; a folder
+    /// shared by a run's shards counts all their games, as `merge` does) and draws its charts (into the directory, as `wuzi-arena chart` does) to embed them.
     pub fn load(dir: &Path) -> Result<RunReport> {
-        if !dir.join(RUN_FILE).exists() {
-            return Err(ArenaError::Config(format!(
-                "{}: no {RUN_FILE} here (not a run directory)",
-                dir.display()
-            )));
-        }
+        let run_dir = RunDir::open(dir)?;
         let (mut summary, written) = chart_run_dir(dir, None)?;
-        let config = RunConfig::load(&dir.join(RUN_FILE))?;
-        let mut records = load_run_records(&config, dir, false)?;
+        let config = run_dir.config();
+        let mut records = run_dir.records()?;
         records.sort_by_key(GameRecord::key);
-        if let Ok(text) = std::fs::read_to_string(dir.join(SUMMARY_FILE)) {
-            if let Ok(saved) = serde_json::from_str::<Summary>(&text) {
-                summary.timing = saved.timing;
+        if let [one] = run_dir.entries.as_slice() {
+            if let Ok(text) = std::fs::read_to_string(&one.files.summary) {
+                if let Ok(saved) = serde_json::from_str::<Summary>(&text) {
+                    summary.timing = saved.timing;
+                }
             }
         }
         let mut charts = Vec::new();
