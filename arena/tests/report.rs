@@ -233,6 +233,8 @@ fn synthetic_run(dir: &std::path::Path, pairs: u64) -> RunConfig {
             let player = |i: usize| RecordPlayer {
                 name: config.players[i].name.clone(),
                 params: config.players[i].params_diff(),
+                given: None,
+                notes: Vec::new(),
             };
             w.write(&GameRecord {
                 matchup: 0,
@@ -307,4 +309,30 @@ fn report_of_20000_games() {
             bytes as f64 / 1e6
         );
     }
+}
+
+/// Regression: brain noise lines, details and limits sent are embedded as data, never as markup.
+#[test]
+fn brain_noise_and_details_are_escaped() {
+    let tmp = Tmp::new("noise");
+    let dir = tmp.0.join("run");
+    synthetic_run(&dir, 1);
+    let path = dir.join(GAMES_FILE);
+    let mut rs = records(&dir);
+    let evil = "</script><script>alert('noise')</script><!--";
+    rs[0].black.notes = vec![evil.to_string()];
+    rs[0].white.given = Some(evil.to_string());
+    rs[0].detail = Some(evil.to_string());
+    rs[0].reason = Reason::Crash;
+    let text: String = rs.iter().map(|r| r.to_line() + "\n").collect();
+    std::fs::write(&path, text).expect("rewrite");
+    let html = std::fs::read_to_string(
+        write_report(&dir, None, &ReportOptions::default()).expect("report"),
+    )
+    .expect("read");
+    assert!(!html.contains("alert('noise')</script>"));
+    assert!(!html.contains("<!--"));
+    assert_eq!(html.matches("</script>").count(), 2);
+    // The endings table shows the detail as text.
+    assert!(html.contains("&lt;/script&gt;&lt;script&gt;alert(&#39;noise&#39;)"));
 }

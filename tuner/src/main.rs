@@ -363,17 +363,18 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &RunArgs) -> Resu
     for c in wuzi_tuner::chart::write_tune_charts(dir, config, &rows)? {
         eprintln!("chart: {}", c.display());
     }
-    if args.no_verify {
-        return Ok(());
+    if !args.no_verify {
+        run_verify(
+            config,
+            &tuned,
+            &start,
+            opts.concurrency,
+            &dir.join(VERIFY_DIR),
+            args.quiet,
+        )?;
     }
-    run_verify(
-        config,
-        &tuned,
-        &start,
-        opts.concurrency,
-        &dir.join(VERIFY_DIR),
-        args.quiet,
-    )
+    tune_report(dir);
+    Ok(())
 }
 
 fn report_tune(config: &TuneConfig, o: &TuneOutcome, dir: &Path) {

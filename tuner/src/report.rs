@@ -12,6 +12,7 @@ use wuzi_arena::report::{Chart, Page, ReportOptions, RunReport, REPORT_FILE};
 use crate::chart::{PATHS_CHART, SCORE_CHART};
 use crate::error::{Result, TuneError};
 use crate::history::{parse_row, IterationRecord};
+use crate::shared::{SharedState, SHARED_FILE};
 use crate::tune::{load_config, Checkpoint, HISTORY_FILE, STATE_FILE};
 use crate::verify::VERIFY_DIR;
 
@@ -41,7 +42,19 @@ fn svg_chart(path: &Path, caption: &str) -> Option<Chart> {
 /// `dir/verify` when it was played. Returns the path written.
 pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -> Result<PathBuf> {
     let config = load_config(dir)?;
-    let cp = Checkpoint::load(&dir.join(STATE_FILE), &config)?;
+    // A one-machine tune's checkpoint, or a shared tune's state.
+    let shared = dir.join(SHARED_FILE);
+    let cp = if !dir.join(STATE_FILE).exists() && shared.exists() {
+        let s = SharedState::load(&shared, &config)?;
+        Checkpoint {
+            format: crate::spec::FORMAT_VERSION,
+            iteration: s.applied,
+            theta: s.theta,
+            totals: s.totals,
+        }
+    } else {
+        Checkpoint::load(&dir.join(STATE_FILE), &config)?
+    };
     let names: Vec<String> = config.spsa.params.iter().map(|p| p.name.clone()).collect();
     let history = read_history(dir, names.len());
     let tuned = config.params_at(&cp.theta)?;

@@ -38,6 +38,14 @@ pub struct ViewerGame {
     pub bp: String,
     /// White's parameters that differ from the defaults.
     pub wp: String,
+    /// Limits sent to black (an external brain), as sent.
+    pub bg: Option<String>,
+    /// Limits sent to white.
+    pub wg: Option<String>,
+    /// Black's protocol notes (lines an external brain sent that were not understood, ...).
+    pub bn: Vec<String>,
+    /// White's protocol notes.
+    pub wn: Vec<String>,
     /// `1-0`, `0-1`, `1/2-1/2`.
     pub res: String,
     /// End reason.
@@ -185,6 +193,10 @@ pub fn viewer_data(
                 w: r.white.name.clone(),
                 bp: params_text(&r.black.params),
                 wp: params_text(&r.white.params),
+                bg: r.black.given.clone(),
+                wg: r.white.given.clone(),
+                bn: r.black.notes.clone(),
+                wn: r.white.notes.clone(),
                 res: r.result.clone(),
                 why: r.reason.to_string(),
                 det: r.detail.clone(),
@@ -255,10 +267,14 @@ mod tests {
             black: RecordPlayer {
                 name: "a".into(),
                 params: Default::default(),
+                given: None,
+                notes: Vec::new(),
             },
             white: RecordPlayer {
                 name: "b".into(),
                 params: Default::default(),
+                given: None,
+                notes: Vec::new(),
             },
             moves: Vec::new(),
             winner: None,

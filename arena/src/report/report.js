@@ -181,6 +181,10 @@
         ['detail', g.det],
         ['opening', g.op + ': ' + state.moves.slice(0, g.ol).map(function (m) { return m.t; }).join(' ')],
         ['pair / game / seed', g.pair + ' / ' + g.g + ' / ' + g.seed],
+        ['limits sent to black', g.bg],
+        ['limits sent to white', g.wg],
+        ['black protocol notes', (g.bn || []).join('\n')],
+        ['white protocol notes', (g.wn || []).join('\n')],
         ['nodes (black / white)', (nb === null ? '-' : nb) + ' / ' + (nw === null ? '-' : nw)],
         ['time ms (black / white)', (tb === null ? '-' : tb) + ' / ' + (tw === null ? '-' : tw) + ' (game ' + g.ms + ')'],
         ['moves', g.mv]
