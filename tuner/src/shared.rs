@@ -367,12 +367,13 @@ fn write_checkpoint(dir: &Path, state: &SharedState) -> Result<()> {
     .save(&dir.join(STATE_FILE))
 }
 
-/// Gives up the claims whose lease ran out.
-fn give_up_expired(state: &mut SharedState, me: &str) {
+/// Gives up the claims whose lease ran out; returns whether there were any.
+fn give_up_expired(state: &mut SharedState, me: &str) -> bool {
     let now = now_ms();
     let (expired, kept): (Vec<Claim>, Vec<Claim>) =
         state.claims.drain(..).partition(|c| c.lease_until_ms < now);
     state.claims = kept;
+    let any = !expired.is_empty();
     for c in expired {
         eprintln!(
             "worker {me}: iteration {} claimed by {} was not renewed for its lease: given up, \
@@ -389,6 +390,7 @@ fn give_up_expired(state: &mut SharedState, me: &str) {
         });
     }
     state.requeued.sort_unstable();
+    any
 }
 
 /// Reads the committed rows of a shared tune's history (in the order they were applied).
@@ -496,13 +498,15 @@ pub fn work(
         // 1. Claim an iteration.
         let claim = locked.with(|_| {
             let mut state = SharedState::load(&shared_path, config)?;
-            give_up_expired(&mut state, &worker);
+            let gave_up = give_up_expired(&mut state, &worker);
             if state.applied >= n_iterations {
                 return Ok(Err(state));
             }
             let k = if state.requeued.is_empty() {
                 if state.next > n_iterations {
-                    state.save(&shared_path)?;
+                    if gave_up {
+                        state.save(&shared_path)?;
+                    }
                     return Ok(Ok(None));
                 }
                 state.next += 1;

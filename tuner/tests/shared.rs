@@ -199,7 +199,7 @@ fn four_workers_one_killed_complete_the_tune_and_recover() {
 /// The example spec's budget (800 pairs at 500 nodes, 400 verification pairs) with 4
 /// workers, one killed; then the tuned set against the defaults.
 #[test]
-#[ignore = "about 10 minutes on two cores: the example spec's budget"]
+#[ignore = "a few minutes in release: the example spec's budget (cargo test --release -p wuzi-tuner --test shared -- --ignored)"]
 fn four_workers_on_the_example_budget() {
     let dir = temp_dir("example");
     let spec_text = proof_spec(800, 500, 400);
@@ -211,13 +211,25 @@ fn four_workers_on_the_example_budget() {
     let (value, lower, upper) = elo(&out.join("verify/summary.json"));
     eprintln!("tuned vs start Elo {value:+.1} [{lower:+.1}, {upper:+.1}]");
     assert!(lower > 0.0);
-    let vs = Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
-        .args(["verify"])
-        .arg(&out)
-        .args(["--pairs", "200", "--openings", "random:200", "--quiet"])
-        .output()
-        .expect("runs");
-    assert_eq!(vs.status.code(), Some(0), "{}", text(&vs.stderr));
+    // The tuned set against the defaults (the tune's verification settings, 200 pairs).
+    let mut config = wuzi_tuner::tune::load_config(&out).expect("config");
+    config.verify.pairs = 200;
+    let tuned = wuzi_engine::Params::load(&out.join("tuned.toml")).expect("tuned.toml");
+    let v = wuzi_tuner::verify::verify(
+        &config,
+        &tuned,
+        &wuzi_engine::Params::default(),
+        2,
+        None,
+        &mut |_| {},
+    )
+    .expect("plays");
+    let e = v.elo.expect("an estimate");
+    eprintln!(
+        "tuned vs defaults Elo {:+.1} [{:+.1}, {:+.1}]",
+        e.value, e.lower, e.upper
+    );
+    assert!(e.value > -40.0, "tuned vs defaults {e:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
