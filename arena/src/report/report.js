@@ -1,6 +1,6 @@
 // wuzi report: sortable tables and the game viewer. No network access; the games are the JSON
 // in <script id="wuzi-games">. Open with #game=K&ply=N to show a position, #selftest to check
-// the page in a headless browser (the result is written into <pre id="selftest">).
+// the page in a headless browser (the result goes into a pre element, id selftest).
 (function () {
   'use strict';
   var errors = [];

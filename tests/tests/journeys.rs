@@ -1,0 +1,397 @@
+//! The README's user journeys, end to end with the real binaries and small budgets: the quick
+//! start (default match) then `report` (checked in headless Chromium where installed) and
+//! `export`; a tune from the example spec, interrupted and resumed, then `verify` and
+//! `report`; the gate passing and failing; a match killed with SIGKILL and resumed.
+//!
+//! Every command is taken from the README's code blocks ([`wuzi_tests::readme::find`]) and
+//! only its budget (pairs, nodes) and output folder are changed, so renaming a command or
+//! a flag in the README or in the code without the other fails here.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use wuzi_arena::record::{read_records, GameRecord, GAMES_FILE};
+use wuzi_tests::browser;
+use wuzi_tests::readme::{find, ReadmeCommand};
+use wuzi_tests::{bin, describe, repo_root, TempDir};
+
+/// Runs a README command (its program from the target folder) in `cwd` (default: the
+/// repository root); returns the exit code, asserting it is `expect`.
+fn exec(cmd: &ReadmeCommand, cwd: Option<&Path>, expect: i32) -> std::process::Output {
+    let out = Command::new(bin(&cmd.program))
+        .args(&cmd.args)
+        .current_dir(cwd.map_or_else(repo_root, Path::to_path_buf))
+        .output()
+        .expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(expect),
+        "README: `{}`\n{}",
+        cmd.text,
+        describe(&cmd.args, &out)
+    );
+    out
+}
+
+fn games(dir: &Path) -> Vec<GameRecord> {
+    let mut r = read_records(&dir.join(GAMES_FILE))
+        .expect("records")
+        .records;
+    r.sort_by_key(GameRecord::key);
+    r
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Quick start (`cargo run --release -p wuzi-arena -- match`, budget cut to 3 pairs at 200
+/// nodes), in a fresh folder: it writes `arena-out/match-<UTC time>/` with records, summary,
+/// charts and report; then `wuzi-arena report DIR` (and the page in Chromium) and
+/// `wuzi-arena export DIR --format psq --out psq/`.
+#[test]
+fn quick_start_then_report_and_export() {
+    let tmp = TempDir::new("quick-start");
+    let quick = commands_quick_start();
+    let out = exec(
+        &quick
+            .set("--pairs", "3")
+            .set("--nodes", "200")
+            .set("--concurrency", "2"),
+        Some(tmp.path()),
+        0,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("default vs weak"),
+        "summary table:\n{stdout}"
+    );
+    let runs: Vec<PathBuf> = std::fs::read_dir(tmp.join("arena-out"))
+        .expect("arena-out/ written")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("match-"))
+        })
+        .collect();
+    assert_eq!(runs.len(), 1, "one arena-out/match-<time> folder");
+    let dir = &runs[0];
+    for f in [
+        "run.json",
+        "games.jsonl",
+        "summary.json",
+        "score.svg",
+        "report.html",
+    ] {
+        assert!(dir.join(f).exists(), "{f} missing in {}", dir.display());
+    }
+    let records = games(dir);
+    assert_eq!(records.len(), 6);
+
+    // report: written again from the folder.
+    std::fs::remove_file(dir.join("report.html")).expect("rm");
+    exec(
+        &find("wuzi-arena", "report", &["DIR"]).replace("DIR", &s(dir)),
+        None,
+        0,
+    );
+    let page = dir.join("report.html");
+    let html = std::fs::read_to_string(&page).expect("report.html");
+    for r in &records {
+        let moves = wuzi_engine::Pos::format_list(&r.all_moves());
+        assert!(html.contains(&moves), "report lacks game {:?}", r.key());
+    }
+    assert!(html.matches("<figure class=\"chart\"><svg").count() >= 3);
+    assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
+    browser_checks(&page, &tmp);
+
+    // export: one PSQ file per game, its moves as recorded.
+    let psq = tmp.join("psq");
+    exec(
+        &find("wuzi-arena", "export", &["--format", "psq"])
+            .replace("DIR", &s(dir))
+            .set("--out", &s(&psq)),
+        None,
+        0,
+    );
+    let files = std::fs::read_dir(&psq).expect("psq/").count();
+    assert_eq!(files, records.len());
+    let first = &records[0];
+    let text = std::fs::read_to_string(psq.join(wuzi_arena::record::psq_file_name(first)))
+        .expect("psq file");
+    assert!(text.starts_with("Piskvorky 15x15"));
+    let move_lines = text.lines().skip(1).take_while(|l| l.contains(',')).count();
+    assert_eq!(move_lines, first.all_moves().len());
+}
+
+/// The README's quick-start command (the first line of the Quick start block).
+fn commands_quick_start() -> ReadmeCommand {
+    let c = find("wuzi-arena", "match", &[]);
+    assert_eq!(
+        c.args,
+        ["match"],
+        "the quick start is the bare default match: `{}`",
+        c.text
+    );
+    c
+}
+
+/// The report in headless Chromium: the page's self-check steps the viewer through a game
+/// (buttons and arrow keys, move numbers, last move, forbidden points, sorting) with no
+/// console errors, and a screenshot of the viewer is taken. Skipped, saying why, without
+/// Chromium.
+fn browser_checks(page: &Path, tmp: &TempDir) {
+    let Some(chrome) = browser::chromium() else {
+        eprintln!(
+            "SKIPPED browser check of {}: no chromium in PATH (apt-get install chromium; .ci/run \
+             installs it)",
+            page.display()
+        );
+        return;
+    };
+    let result = browser::self_test(&chrome, page);
+    let verdict = result.verdict.unwrap_or_else(|| {
+        panic!(
+            "the page wrote no self-check result (a script error?): {:?}",
+            result.console_errors
+        )
+    });
+    assert!(verdict.starts_with("SELFTEST PASS"), "{verdict}");
+    assert!(verdict.contains("steps="), "{verdict}");
+    assert!(
+        result.console_errors.is_empty(),
+        "console errors: {:?}",
+        result.console_errors
+    );
+    // The check can fail: the same page with the viewer's drawing broken must not pass.
+    let html = std::fs::read_to_string(page).expect("page");
+    let broken = html.replacen(
+        "function draw() {",
+        "function draw() { undefinedHelper();",
+        1,
+    );
+    assert_ne!(
+        broken, html,
+        "the viewer's draw() is where the breakage goes"
+    );
+    let broken_page = tmp.join("broken.html");
+    std::fs::write(&broken_page, broken).expect("write");
+    let bad = browser::self_test(&chrome, &broken_page);
+    assert!(
+        !bad.verdict
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("SELFTEST PASS"),
+        "a broken viewer passed: {:?}",
+        bad.verdict
+    );
+    let png = tmp.join("viewer.png");
+    assert!(
+        browser::screenshot(&chrome, page, "game=1&ply=12&focus", &png, (1060, 720)),
+        "no screenshot"
+    );
+    let bytes = std::fs::read(&png).expect("png");
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+        "{} bytes",
+        bytes.len()
+    );
+    eprintln!(
+        "browser check passed ({verdict}); screenshot {}",
+        png.display()
+    );
+}
+
+/// The example spec with a small budget, its base as an absolute path and its output in `out`.
+fn small_spec(dir: &Path, out: &Path) -> PathBuf {
+    let root = repo_root();
+    let text = std::fs::read_to_string(root.join("suites/params/tune-example.toml"))
+        .expect("example spec");
+    let mut spec: toml::Table = toml::from_str(&text).expect("example spec is TOML");
+    spec.insert("pairs".into(), 16.into());
+    spec.insert("pairs_per_iteration".into(), 8.into());
+    spec.insert("openings".into(), "random:16".into());
+    spec.insert("concurrency".into(), 2.into());
+    let base = spec
+        .get("base")
+        .and_then(|b| b.as_str())
+        .expect("base")
+        .to_string();
+    spec.insert(
+        "base".into(),
+        s(&root.join("suites/params").join(base)).into(),
+    );
+    spec.insert("out".into(), s(out).into());
+    let limits = spec
+        .get_mut("limits")
+        .and_then(|l| l.as_table_mut())
+        .expect("[limits]");
+    limits.insert("nodes".into(), 150.into());
+    let verify = spec
+        .get_mut("verify")
+        .and_then(|v| v.as_table_mut())
+        .expect("[verify]");
+    verify.insert("pairs".into(), 4.into());
+    verify.insert("openings".into(), "random:4".into());
+    let path = dir.join(format!(
+        "{}.toml",
+        out.file_name().expect("name").to_string_lossy()
+    ));
+    std::fs::write(&path, toml::to_string(&spec).expect("toml")).expect("write spec");
+    path
+}
+
+/// `wuzi-tune tune --spec ...` on the example spec (16 pairs, 150 nodes), `verify --spec`,
+/// `report`; and the same tune stopped after one iteration and finished with `wuzi-tune resume
+/// DIR`, which must end with exactly the uninterrupted tune's values.
+#[test]
+fn tune_verify_resume_and_report() {
+    let tmp = TempDir::new("tune");
+    let example = "suites/params/tune-example.toml";
+    let whole = tmp.join("whole");
+    let spec = small_spec(tmp.path(), &whole);
+    exec(
+        &find("wuzi-tune", "tune", &["--spec", example]).replace(example, &s(&spec)),
+        None,
+        0,
+    );
+    for f in [
+        "tuned.toml",
+        "history.csv",
+        "paths.svg",
+        "report.html",
+        "verify/report.html",
+    ] {
+        assert!(whole.join(f).exists(), "{f} missing");
+    }
+    let out = exec(
+        &find("wuzi-tune", "verify", &["--spec", example]).replace(example, &s(&spec)),
+        None,
+        0,
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("verification: tuned vs start Elo"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    std::fs::remove_file(whole.join("report.html")).expect("rm");
+    exec(
+        &find("wuzi-tune", "report", &["tunes/example"]).replace("tunes/example", &s(&whole)),
+        None,
+        0,
+    );
+    let html = std::fs::read_to_string(whole.join("report.html")).expect("tune report");
+    assert!(html.contains("id=\"params-table\"") && html.contains("id=\"wuzi-games\""));
+
+    // Interrupted after one of two iterations, then resumed.
+    let parts = tmp.join("parts");
+    let spec2 = small_spec(tmp.path(), &parts);
+    exec(
+        &find("wuzi-tune", "tune", &["--spec", example])
+            .replace(example, &s(&spec2))
+            .set("--max-iterations", "1"),
+        None,
+        0,
+    );
+    let history = |d: &Path| std::fs::read_to_string(d.join("history.csv")).expect("history");
+    assert_eq!(history(&parts).lines().count(), 2, "header + one iteration");
+    exec(
+        &find("wuzi-tune", "resume", &["tunes/example"]).replace("tunes/example", &s(&parts)),
+        None,
+        0,
+    );
+    assert_eq!(history(&parts), history(&whole));
+    assert_eq!(
+        std::fs::read_to_string(parts.join("tuned.toml")).expect("tuned"),
+        std::fs::read_to_string(whole.join("tuned.toml")).expect("tuned")
+    );
+}
+
+/// `wuzi-arena gate --candidate 'params=new.toml' ...` with the weakened set fails (exit 1)
+/// and with the shipped defaults passes (exit 0); both write summary.md and report.html.
+#[test]
+fn gate_fails_a_weaker_candidate_and_passes_the_defaults() {
+    let tmp = TempDir::new("gate");
+    let gate = find("wuzi-arena", "gate", &["--candidate"]);
+    for (params, code, word) in [
+        ("suites/params/weak.toml", 1, "FAIL"),
+        ("suites/params/default.toml", 0, "PASS"),
+    ] {
+        let out = tmp.join(if code == 0 { "pass" } else { "fail" });
+        exec(
+            &gate
+                .clone()
+                .replace("new.toml", params)
+                .set("--nodes", "300")
+                .set("--pairs", "60")
+                .set("--suite", "suites/rules")
+                .set("--concurrency", "2")
+                .set("--out", &s(&out))
+                .flag("--quiet"),
+            None,
+            code,
+        );
+        let md = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+        assert!(md.contains(word), "{md}");
+        let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+        assert!(html.contains(&format!("Strength gate: {word}")));
+    }
+}
+
+/// A match killed with SIGKILL mid-run and continued with `wuzi-arena resume DIR` ends with
+/// the same games and statistics as the same match played without interruption.
+#[test]
+fn match_resumes_after_sigkill() {
+    let tmp = TempDir::new("resume");
+    let m = find("wuzi-arena", "match", &["--sprt", "0,10"])
+        .set("--nodes", "800")
+        .set("--pairs", "8")
+        .set("--sprt", "off")
+        .set("--concurrency", "2")
+        .flag("--quiet");
+    let killed = tmp.join("killed");
+    let mut child = Command::new(bin("wuzi-arena"))
+        .args(&m.clone().set("--out", &s(&killed)).args)
+        .current_dir(repo_root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    let lines =
+        |d: &Path| std::fs::read_to_string(d.join(GAMES_FILE)).map_or(0, |t| t.lines().count());
+    while lines(&killed) < 3 && start.elapsed() < Duration::from_secs(120) {
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "the match ended before it was killed"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reap");
+    let at_kill = lines(&killed);
+    assert!(at_kill < 16, "killed after {at_kill} of 16 games");
+
+    exec(
+        &find("wuzi-arena", "resume", &[]).replace("arena-out/match-...", &s(&killed)),
+        None,
+        0,
+    );
+    let whole = tmp.join("whole");
+    exec(&m.set("--out", &s(&whole)), None, 0);
+    let strip = |v: Vec<GameRecord>| -> Vec<GameRecord> {
+        v.iter().map(GameRecord::without_timing).collect()
+    };
+    assert_eq!(strip(games(&killed)), strip(games(&whole)));
+    let summary = |d: &Path| {
+        let v: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(d.join("summary.json")).expect("summary"),
+        )
+        .expect("json");
+        v["matchups"].clone()
+    };
+    assert_eq!(summary(&killed), summary(&whole));
+    assert!(killed.join("report.html").exists());
+}
