@@ -160,7 +160,8 @@ impl Page {
     /// Writes the page to `path`, through a temporary file so a reader never sees half a
     /// report.
     pub fn write(&self, path: &Path) -> Result<()> {
-        let tmp = path.with_extension("html.tmp");
+        // One temporary name per process: shards sharing a folder may finish together.
+        let tmp = path.with_extension(format!("html.tmp-{}", std::process::id()));
         std::fs::write(&tmp, self.render()).map_err(|e| ArenaError::io(&tmp, e))?;
         std::fs::rename(&tmp, path).map_err(|e| ArenaError::io(path, e))
     }
