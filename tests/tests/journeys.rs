@@ -395,3 +395,63 @@ fn match_resumes_after_sigkill() {
     assert_eq!(summary(&killed), summary(&whole));
     assert!(killed.join("report.html").exists());
 }
+
+/// Reports of other run kinds: `wuzi-arena sweep --param defence --values ...` (5 points, one
+/// pair each), two shards sharing one folder, and that folder merged with `wuzi-arena merge
+/// --out all DIR`; each folder ends with a `report.html` holding its tables and every game.
+#[test]
+fn sweep_and_merged_shards_get_reports() {
+    let tmp = TempDir::new("kinds");
+    let sweep = tmp.join("sweep");
+    exec(
+        &find("wuzi-arena", "sweep", &["--param", "defence"])
+            .set("--nodes", "150")
+            .set("--pairs", "1")
+            .set("--concurrency", "2")
+            .set("--out", &s(&sweep))
+            .flag("--quiet"),
+        None,
+        0,
+    );
+    let html = std::fs::read_to_string(sweep.join("report.html")).expect("sweep report");
+    assert!(
+        html.contains("<title>Sweep of defence</title>") && html.contains("id=\"sweep-table\"")
+    );
+    assert!(
+        html.contains("\"total\":10,\"shown\":10"),
+        "5 points x 2 games in the viewer"
+    );
+
+    // Two shards sharing one folder (`--shard i/n --out SHARED`), then merged into another.
+    let m = find("wuzi-arena", "match", &["--sprt", "0,10"])
+        .set("--nodes", "150")
+        .set("--pairs", "4")
+        .set("--sprt", "off")
+        .set("--concurrency", "2")
+        .flag("--quiet");
+    let shared = tmp.join("shared");
+    for i in 0..2 {
+        exec(
+            &m.clone()
+                .set("--shard", &format!("{i}/2"))
+                .set("--out", &s(&shared)),
+            None,
+            0,
+        );
+    }
+    let html = std::fs::read_to_string(shared.join("report.html")).expect("shared report");
+    assert!(html.contains("\"total\":8,"), "both shards' games");
+    let all = tmp.join("all");
+    let merge = ReadmeCommand {
+        program: "wuzi-arena".into(),
+        args: vec!["merge".into(), "--out".into(), s(&all), s(&shared)],
+        text: "wuzi-arena merge --out all DIR...".into(),
+    };
+    exec(&merge, None, 0);
+    let html = std::fs::read_to_string(all.join("report.html")).expect("merged report");
+    let records = games(&all);
+    assert_eq!(records.len(), 8);
+    for r in &records {
+        assert!(html.contains(&wuzi_engine::Pos::format_list(&r.all_moves())));
+    }
+}

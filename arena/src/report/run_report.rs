@@ -265,6 +265,7 @@ impl RunReport {
         }
         let rows: Vec<(Vec<Cell>, Option<String>)> =
             s.matchups.iter().map(|m| (matchup_row(m), None)).collect();
+        html.push_str("<div class=\"wide\">");
         html.push_str(&table(
             Some("summary-table"),
             "sortable",
@@ -283,6 +284,7 @@ impl RunReport {
             ],
             &rows,
         ));
+        html.push_str("</div>\n");
         let sprt_rows: Vec<(Vec<Cell>, Option<String>)> = s
             .matchups
             .iter()
