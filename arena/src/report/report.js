@@ -318,7 +318,8 @@
     var expectCharts = Number(document.body.getAttribute('data-charts') || 0);
     facts.push('charts=' + charts);
     check(charts === expectCharts, 'expected ' + expectCharts + ' inline SVG charts, found ' + charts);
-    if (viewer) {
+    if (viewer && !viewer.games.length) facts.push('games=0');
+    if (viewer && viewer.games.length) {
       var games = viewer.games;
       var k = 0;
       games.forEach(function (g, i) { if (g.mv.length > games[k].mv.length) k = i; });
