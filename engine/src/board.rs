@@ -3,7 +3,7 @@
 
 mod forbidden;
 
-use crate::eval::{EvalWeights, Threat, NTHREAT};
+use crate::eval::{classify, EvalFeatures, EvalWeights, Threat, NTHREAT};
 use crate::pattern::{Pattern, PatternTable, BLACK, EMPTY, WALL};
 use crate::pos::{MAX_SIZE, MIN_SIZE};
 use crate::Params;
@@ -251,6 +251,27 @@ impl Board {
     pub fn evaluate(&self) -> i32 {
         let me = self.side.index();
         self.sum[me] - self.sum[1 - me] * self.weights.defence / 100 + self.weights.tempo
+    }
+
+    /// The counts of line patterns and combination bonuses that [`Board::evaluate`] weighs
+    /// (see [`EvalFeatures`]): `eval_features().evaluate(w)` equals the evaluation under `w`.
+    pub fn eval_features(&self) -> EvalFeatures {
+        let mut f = EvalFeatures::empty(self.rule, self.side);
+        for p in self.points() {
+            let i = idx_of(p);
+            if self.cells[i] != EMPTY {
+                continue;
+            }
+            for c in 0..2 {
+                let renju_black = self.rule == Rule::Renju && c == 0;
+                let (combo, class) = classify(self.ckey[i][c], renju_black);
+                // Forbidden cells are worth nothing to renju black.
+                if class != Threat::Forbidden {
+                    f.add_cell(c, &self.pat[i][c * 4..c * 4 + 4], combo);
+                }
+            }
+        }
+        f
     }
 
     /// How many empty cells give `stone` the threat class `t`.

@@ -7,6 +7,10 @@
 
 use crate::{Params, Pattern, Rule, Stone};
 
+pub mod features;
+
+pub use features::{EvalFeatures, EVAL_PARAMS};
+
 /// A cell's threat class for one colour: what a stone placed there would make.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord, Hash)]
 #[repr(u8)]
@@ -49,6 +53,70 @@ impl Threat {
     #[inline]
     pub fn is_four(self) -> bool {
         matches!(self, Threat::Four | Threat::FourThree | Threat::OpenFour)
+    }
+}
+
+/// A combination bonus a cell can earn on top of its four line values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum Combo {
+    /// A four and an open three (`w_four_three`).
+    FourThree = 0,
+    /// Two open threes (`w_double_three`).
+    DoubleThree = 1,
+    /// An open four or two fours (`w_double_four`).
+    DoubleFour = 2,
+    /// An open three and an open two (`w_three_two`).
+    ThreeTwo = 3,
+}
+
+/// Number of combination bonuses.
+pub const NCOMBO: usize = 4;
+
+impl Combo {
+    /// Every bonus, in index order.
+    pub const ALL: [Combo; NCOMBO] = [
+        Combo::FourThree,
+        Combo::DoubleThree,
+        Combo::DoubleFour,
+        Combo::ThreeTwo,
+    ];
+}
+
+/// Combination bonus and threat class of a cell from its packed summary (see
+/// [`EvalWeights`]); independent of the weights, so the fitter's feature counts and the
+/// board's tables classify cells the same way.
+pub(crate) fn classify(key: u16, renju_black: bool) -> (Option<Combo>, Threat) {
+    let key = key as usize;
+    let five = key & 1 != 0;
+    let open = key & 2 != 0;
+    let bad = key & 4 != 0;
+    let fours = (key >> 3) & 15;
+    let threes = (key >> 7) & 7;
+    let twos = (key >> 10) & 7;
+    if five {
+        (None, Threat::Five)
+    } else if bad || (renju_black && fours >= 2) {
+        (None, Threat::Forbidden)
+    } else if open || fours >= 2 {
+        (Some(Combo::DoubleFour), Threat::OpenFour)
+    } else if fours == 1 && threes >= 1 {
+        (Some(Combo::FourThree), Threat::FourThree)
+    } else if fours == 1 {
+        (None, Threat::Four)
+    } else if threes >= 2 {
+        (Some(Combo::DoubleThree), Threat::DoubleThree)
+    } else if threes == 1 {
+        (
+            if twos >= 1 {
+                Some(Combo::ThreeTwo)
+            } else {
+                None
+            },
+            Threat::Three,
+        )
+    } else {
+        (None, Threat::None)
     }
 }
 
@@ -174,6 +242,17 @@ impl EvalWeights {
         }
     }
 
+    /// The combination bonus `k` for colour `c`.
+    #[inline]
+    pub fn combo_bonus(&self, c: usize, k: Combo) -> i32 {
+        match k {
+            Combo::FourThree => self.four_three[c],
+            Combo::DoubleThree => self.double_three[c],
+            Combo::DoubleFour => self.double_four[c],
+            Combo::ThreeTwo => self.three_two[c],
+        }
+    }
+
     /// Builds the summary codes and the combination table from the weights.
     ///
     /// Each line pattern adds a code to a packed summary (five, open four, forbidden shape,
@@ -192,29 +271,9 @@ impl EvalWeights {
             code[Pattern::Overline as usize] = if renju_black { 1 << 2 } else { 0 };
             self.code[c] = code;
             for key in 0..(1usize << 13) {
-                let five = key & 1 != 0;
-                let open = key & 2 != 0;
-                let bad = key & 4 != 0;
-                let fours = (key >> 3) & 15;
-                let threes = (key >> 7) & 7;
-                let twos = (key >> 10) & 7;
-                let entry = if five {
-                    (0, Threat::Five)
-                } else if bad || (renju_black && fours >= 2) {
-                    (0, Threat::Forbidden)
-                } else if open || fours >= 2 {
-                    (self.double_four[c], Threat::OpenFour)
-                } else if fours == 1 && threes >= 1 {
-                    (self.four_three[c], Threat::FourThree)
-                } else if fours == 1 {
-                    (0, Threat::Four)
-                } else if threes >= 2 {
-                    (self.double_three[c], Threat::DoubleThree)
-                } else if threes == 1 {
-                    (if twos >= 1 { self.three_two[c] } else { 0 }, Threat::Three)
-                } else {
-                    (0, Threat::None)
-                };
+                let (combo, class) = classify(key as u16, renju_black);
+                let bonus = combo.map_or(0, |k| self.combo_bonus(c, k));
+                let entry = (bonus, class);
                 self.combo[c][key] = entry;
             }
         }

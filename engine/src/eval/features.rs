@@ -1,0 +1,203 @@
+//! The evaluation as counts times weights, for fitting the weights to game results.
+//!
+//! [`crate::Board::evaluate`] sums, over the empty cells and both colours, the weight of each
+//! of the cell's four line patterns (diagonals scaled by `diagonal`) plus a combination bonus,
+//! then subtracts the opponent's sum scaled by `defence` and adds `tempo`. Given the counts of
+//! patterns and bonuses of a position ([`EvalFeatures`], from [`crate::Board::eval_features`]),
+//! the evaluation under any parameter set follows without replaying the board:
+//! [`EvalFeatures::evaluate`] equals the board's evaluation exactly.
+
+use super::{Combo, EvalWeights, NCOMBO};
+use crate::{Params, Pattern, Rule, Stone};
+
+/// The parameters the evaluation reads (everything [`EvalWeights::new`] uses); the others
+/// are search parameters.
+pub const EVAL_PARAMS: &[&str] = &[
+    "w_five",
+    "w_open_four",
+    "w_double_four_line",
+    "w_four",
+    "w_open_three",
+    "w_three",
+    "w_open_two",
+    "w_two",
+    "w_open_one",
+    "w_one",
+    "w_four_three",
+    "w_double_three",
+    "w_double_four",
+    "w_three_two",
+    "defence",
+    "black_penalty",
+    "diagonal",
+    "tempo",
+];
+
+/// Per-colour counts of what a position's evaluation sums: line patterns of empty,
+/// non-forbidden cells (straight and diagonal apart) and combination bonuses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EvalFeatures {
+    /// The rule (renju scales and drops some of black's weights).
+    pub rule: Rule,
+    /// The side to move (the evaluation's point of view).
+    pub side: Stone,
+    /// `[colour][0 straight, 1 diagonal][pattern]`: how many (cell, line) pairs hold the
+    /// pattern, over the colour's empty cells that are not forbidden.
+    pub lines: [[[u16; 12]; 2]; 2],
+    /// `[colour][combo]`: how many empty cells earn each combination bonus
+    /// (indexed by [`Combo`]).
+    pub combos: [[u16; NCOMBO]; 2],
+}
+
+impl EvalFeatures {
+    /// Counts with nothing in them, for `rule` and `side` to move.
+    pub fn empty(rule: Rule, side: Stone) -> EvalFeatures {
+        EvalFeatures {
+            rule,
+            side,
+            lines: [[[0; 12]; 2]; 2],
+            combos: [[0; NCOMBO]; 2],
+        }
+    }
+
+    /// Adds one empty cell of colour `c` with line patterns `pats` (directions 0-3) and
+    /// combination `combo`.
+    pub(crate) fn add_cell(&mut self, c: usize, pats: &[u8], combo: Option<Combo>) {
+        for (d, &p) in pats.iter().enumerate() {
+            self.lines[c][usize::from(d >= 2)][p as usize] += 1;
+        }
+        if let Some(k) = combo {
+            self.combos[c][k as usize] += 1;
+        }
+    }
+
+    /// Colour `c`'s potential (the sum of its cell values) under `w`.
+    pub fn potential(&self, w: &EvalWeights, c: usize) -> i32 {
+        let mut v = 0i32;
+        for p in 0..12 {
+            v += i32::from(self.lines[c][0][p]) * w.straight[c][p]
+                + i32::from(self.lines[c][1][p]) * w.diagonal[c][p];
+        }
+        for k in Combo::ALL {
+            v += i32::from(self.combos[c][k as usize]) * w.combo_bonus(c, k);
+        }
+        v
+    }
+
+    /// The evaluation for the side to move under `w` (built for this rule): exactly what
+    /// [`crate::Board::evaluate`] returns for the position with those weights.
+    pub fn evaluate(&self, w: &EvalWeights) -> i32 {
+        let me = self.side.index();
+        self.potential(w, me) - self.potential(w, 1 - me) * w.defence / 100 + w.tempo
+    }
+
+    /// The evaluation under parameter set `p` (see [`EvalFeatures::evaluate`]).
+    pub fn evaluate_params(&self, p: &Params) -> i32 {
+        self.evaluate(&EvalWeights::new(p, self.rule))
+    }
+
+    /// Total count of pattern `p` for colour `c` over both line kinds.
+    pub fn pattern_count(&self, c: usize, p: Pattern) -> u32 {
+        u32::from(self.lines[c][0][p as usize]) + u32::from(self.lines[c][1][p as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Board, Pos};
+
+    /// A small seeded generator (SplitMix64); the engine has no random-number dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) % n
+        }
+    }
+
+    /// A parameter set with every evaluation weight drawn at random within its range.
+    fn random_params(rng: &mut Rng) -> Params {
+        let mut p = Params::default();
+        for name in EVAL_PARAMS {
+            let s = Params::spec(name).expect("declared");
+            let v = s.min as i64 + rng.below((s.max - s.min + 1) as u64) as i64;
+            p.set(name, v).expect("in range");
+        }
+        p
+    }
+
+    #[test]
+    fn reconstruction_equals_the_board_evaluation() {
+        // Random games under every rule, evaluated with random weights at every ply: the
+        // counts times the weights must give the board's incremental evaluation exactly
+        // (integer truncations of diagonal, black_penalty and defence included).
+        let mut rng = Rng(12);
+        for rule in [Rule::Renju, Rule::Freestyle, Rule::Standard] {
+            for game in 0..6 {
+                let params = if game == 0 {
+                    Params::default()
+                } else {
+                    random_params(&mut rng)
+                };
+                let mut b = Board::new(15, rule).unwrap();
+                b.set_params(&params);
+                let w = EvalWeights::new(&params, rule);
+                for _ in 0..90 {
+                    let f = b.eval_features();
+                    assert_eq!(f.side, b.side_to_move());
+                    assert_eq!(f.evaluate(&w), b.evaluate(), "{rule} {params:?}\n{b:?}");
+                    assert_eq!(f.evaluate_params(&params), b.evaluate());
+                    if b.outcome().is_some() {
+                        break;
+                    }
+                    // Near the centre, so that threes, fours and forbidden points appear.
+                    let empty: Vec<Pos> = b
+                        .points()
+                        .filter(|&p| b.is_empty_at(p) && p.x().abs_diff(7) + p.y().abs_diff(7) <= 6)
+                        .collect();
+                    if empty.is_empty() {
+                        break;
+                    }
+                    b.make(empty[rng.below(empty.len() as u64) as usize])
+                        .unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn eval_params_are_exactly_those_the_evaluation_reads() {
+        // Moving a listed parameter changes the weights; moving any other does not.
+        for s in Params::SPECS {
+            let mut p = Params::default();
+            let v = if s.default != s.max { s.max } else { s.min };
+            p.set(s.name, v as i64).unwrap();
+            let changed = [Rule::Renju, Rule::Freestyle]
+                .iter()
+                .any(|&r| EvalWeights::new(&p, r) != EvalWeights::new(&Params::default(), r));
+            assert_eq!(changed, EVAL_PARAMS.contains(&s.name), "{}", s.name);
+        }
+    }
+
+    #[test]
+    fn counts_follow_the_patterns() {
+        // Black h8 i8 j8 (open three, white to move) under freestyle: black has open-four
+        // cells (g8, k8) that also earn the open-four bonus.
+        let b = Board::from_moves(
+            15,
+            Rule::Freestyle,
+            &Pos::parse_list("h8 a1 i8 a3 j8 a5", 15).unwrap(),
+        )
+        .unwrap();
+        let f = b.eval_features();
+        assert_eq!(f.side, Stone::Black);
+        assert!(f.pattern_count(0, Pattern::F4) >= 2, "{f:?}");
+        assert!(f.combos[0][Combo::DoubleFour as usize] >= 2, "{f:?}");
+        assert_eq!(f.combos[1][Combo::DoubleFour as usize], 0, "{f:?}");
+    }
+}
