@@ -307,6 +307,38 @@ pub fn param_paths_chart(stem: &Path, title: &str, params: &[ParamPath]) -> Resu
     common::render(stem, &plots::ParamPlot { title, params })
 }
 
+/// One line of a [`lines_chart`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineData {
+    /// Shown in the legend.
+    pub label: String,
+    /// The points, drawn in the given order; non-finite values are skipped.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Lines of `y` against `x` (a loss curve, say), one per series, named in a legend row under
+/// the title, with an optional dashed vertical marker (`(x, legend text)`, e.g. the best
+/// epoch). The y axis spans the finite values with a margin.
+pub fn lines_chart(
+    stem: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[LineData],
+    marker: Option<(f64, &str)>,
+) -> Result<(), ChartError> {
+    common::render(
+        stem,
+        &plots::LinesPlot {
+            title,
+            x_label,
+            y_label,
+            series,
+            marker,
+        },
+    )
+}
+
 /// The running score (in %) of engine+ against engine− over the tuning iterations, with an
 /// optional 95 % band and the 50 % line.
 pub fn running_score_chart(
@@ -675,6 +707,47 @@ mod tests {
                 "iteration",
                 "futility_margin",
                 "normalised",
+            ],
+        );
+        cleanup(&dir);
+    }
+
+    #[test]
+    fn lines_chart_writes_png_and_svg() {
+        let dir = temp_dir("lines");
+        let stem = dir.join("loss");
+        let series = [
+            LineData {
+                label: "training loss".into(),
+                points: (0..=40)
+                    .map(|e| (e as f64, 0.62 - 0.05 * (1.0 - (-(e as f64) / 8.0).exp())))
+                    .collect(),
+            },
+            LineData {
+                label: "validation loss".into(),
+                points: (0..=40)
+                    .map(|e| (e as f64, 0.63 - 0.04 * (1.0 - (-(e as f64) / 8.0).exp())))
+                    .collect(),
+            },
+        ];
+        lines_chart(
+            &stem,
+            "Fit loss",
+            "epoch",
+            "mean cross-entropy",
+            &series,
+            Some((31.0, "best epoch 31")),
+        )
+        .unwrap();
+        check(
+            &stem,
+            None,
+            &[
+                "Fit loss",
+                "epoch",
+                "training loss",
+                "validation loss",
+                "best epoch 31",
             ],
         );
         cleanup(&dir);

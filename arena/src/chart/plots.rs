@@ -12,8 +12,8 @@ use super::common::{
     LABEL_SIZE, MUTED, PALETTE, REFERENCE, WIDTH,
 };
 use super::{
-    ChartError, ColourSplit, EloPoint, EloSeries, ParamPath, RunningScore, ScoreEntry, SprtPoint,
-    SprtSpec, SprtVerdict,
+    ChartError, ColourSplit, EloPoint, EloSeries, LineData, ParamPath, RunningScore, ScoreEntry,
+    SprtPoint, SprtSpec, SprtVerdict,
 };
 
 /// Main series colour (estimates, LLR, running score).
@@ -922,6 +922,91 @@ impl Plot for ParamPlot<'_> {
             "parameter = last value  [range]",
             &items,
         )
+    }
+}
+
+/// Generic lines (loss curves).
+pub(super) struct LinesPlot<'a> {
+    pub title: &'a str,
+    pub x_label: &'a str,
+    pub y_label: &'a str,
+    pub series: &'a [LineData],
+    pub marker: Option<(f64, &'a str)>,
+}
+
+impl Plot for LinesPlot<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), ChartError>
+    where
+        DB::ErrorType: 'static,
+    {
+        let lines: Vec<Vec<(f64, f64)>> = self
+            .series
+            .iter()
+            .map(|s| {
+                s.points
+                    .iter()
+                    .copied()
+                    .filter(|(x, y)| x.is_finite() && y.is_finite())
+                    .collect()
+            })
+            .collect();
+        let mut legend: Vec<LegendItem> = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let (colour, pattern) = series_style(k);
+                LegendItem::new(
+                    match pattern {
+                        Pattern::Solid => Glyph::Line(colour),
+                        Pattern::Dashed => Glyph::Dashed(colour),
+                        Pattern::Dotted => Glyph::Dotted(colour),
+                    },
+                    s.label.clone(),
+                )
+            })
+            .collect();
+        if let Some((_, text)) = self.marker {
+            legend.push(LegendItem::new(Glyph::Dashed(REFERENCE), text));
+        }
+        let area = frame(root, self.title, &legend)?;
+        let (x_lo, x_hi) = finite_range(lines.iter().flatten().map(|p| p.0)).unwrap_or((0.0, 1.0));
+        let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
+        let (y_lo, y_hi) = finite_range(lines.iter().flatten().map(|p| p.1)).unwrap_or((0.0, 1.0));
+        let span = (y_hi - y_lo).max(y_hi.abs() * 1e-3).max(1e-9);
+        let (y_lo, y_hi) = (y_lo - 0.08 * span, y_hi + 0.08 * span);
+        let decimals = (3 - span.log10().floor() as i32).clamp(0, 8) as usize;
+        let widest = num(y_hi.abs().max(y_lo.abs()), decimals);
+        let mut chart = build(
+            &area,
+            numeric_label_area(&area, &format!("-{widest}")),
+            (x_lo, x_hi),
+            (y_lo, y_hi),
+        )?;
+        mesh(
+            &mut chart,
+            self.x_label,
+            self.y_label,
+            &count,
+            &|v| num(*v, decimals),
+            10,
+            10,
+            false,
+        )?;
+        if lines.iter().all(Vec::is_empty) {
+            return no_data(&chart);
+        }
+        if let Some((x, _)) = self.marker {
+            vline(&mut chart, x, REFERENCE)?;
+        }
+        for (k, pts) in lines.into_iter().enumerate() {
+            let (colour, pattern) = series_style(k);
+            if pts.len() == 1 {
+                chart.draw_series(std::iter::once(Circle::new(pts[0], 4, colour.filled())))?;
+            }
+            draw_line(&mut chart, pts, colour, pattern)?;
+        }
+        Ok(())
     }
 }
 
