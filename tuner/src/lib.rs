@@ -1,4 +1,5 @@
-//! Tuner: SPSA tuning of engine parameters on top of the arena.
+//! Tuner: SPSA tuning of engine parameters on top of the arena, and fits of the evaluation
+//! weights to recorded games.
 //!
 //! - [`spsa`]: the SPSA method (schedule, perturbation, stochastic rounding, update).
 //! - [`spec`]: the tune specification (TOML), checked against the engine's declared ranges.
@@ -10,11 +11,13 @@
 //! - [`chart`]: parameter paths and the running score as PNG and SVG.
 //! - [`report`]: the tune's self-contained `report.html` (parameters, charts, history,
 //!   verification and its games).
+//! - [`fit`]: evaluation weights fitted to recorded games (Texel-style), beside SPSA.
 
 #![warn(missing_docs)]
 
 pub mod chart;
 pub mod error;
+pub mod fit;
 pub mod history;
 pub mod lock;
 pub mod report;

@@ -13,6 +13,8 @@ use wuzi_arena::stats::{EloModel, SprtParams};
 use wuzi_arena::summary::{fmt_estimate, render};
 use wuzi_engine::Params;
 use wuzi_tuner::shared::{work, WorkerOptions};
+use wuzi_tuner::fit::report::write_outputs;
+use wuzi_tuner::fit::{fit, FitOptions, FitProgress, FitSettings, FitSummary, SampleOptions};
 use wuzi_tuner::spec::{load_openings, verify_openings_seed, TuneConfig, TuneSpec};
 use wuzi_tuner::tune::{load_config, tune, TuneOptions, TuneOutcome, TuneProgress};
 use wuzi_tuner::verify::{load_tune, repeats_openings, verify, VERIFY_DIR};
@@ -21,7 +23,7 @@ use wuzi_tuner::verify::{load_tune, repeats_openings, verify, VERIFY_DIR};
 #[command(
     name = "wuzi-tune",
     version,
-    about = "SPSA tuning of wuzi engine parameters, with checkpoints, resume, charts and verification",
+    about = "SPSA tuning of wuzi engine parameters, with checkpoints, resume, charts and verification; fits of evaluation weights to recorded games",
     after_help = "A spec is a TOML file: base parameter file, [params.NAME] tables (start, min, max, \
 c_end, r_end), pairs, pairs_per_iteration, [limits], openings, rule, size, seed, out, [verify]. \
 See `wuzi-tune tune --help` and suites/params/tune-example.toml.\n\nExit status: 0 when the command \
@@ -125,6 +127,79 @@ enum Command {
         /// The tune specification (TOML).
         #[arg(long)]
         spec: PathBuf,
+    },
+    /// Fit evaluation weights to the results of recorded games (Texel-style), from arena runs.
+    ///
+    /// Replays every game of the runs, takes the positions after the opening where the side
+    /// to move neither wins at once nor must block a four, labels each with the game's result
+    /// for the side to move, dedupes them and balances the colours; fits the sigmoid scale K,
+    /// then the chosen weights (Adam on the exact gradient of the evaluation, integer weights
+    /// kept in their declared ranges), reporting the validation loss of every epoch.
+    /// Writes DIR/fitted.toml (a complete parameter file for --params), summary.json,
+    /// epochs.csv, loss.{png,svg} and paths.{png,svg}.
+    Fit {
+        /// An arena run directory (run.json + games.jsonl: a match, a shard, a merged run) or
+        /// its games.jsonl; repeat for more runs (same rule and board size).
+        #[arg(long = "records", required = true)]
+        records: Vec<PathBuf>,
+        /// Starting parameter file (default: the engine's defaults).
+        #[arg(long)]
+        base: Option<PathBuf>,
+        /// An evaluation weight to fit; repeat (default: all evaluation weights).
+        #[arg(long = "param")]
+        params: Vec<String>,
+        /// Output directory (default: fits/<name of the first records directory>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Share of the game pairs held out for the validation loss (0 to 0.9).
+        #[arg(long, default_value_t = 0.1)]
+        validation: f64,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 100)]
+        epochs: usize,
+        /// Positions per Adam step.
+        #[arg(long, default_value_t = 4096)]
+        batch: usize,
+        /// Adam step size in SPSA steps (c_end) of each weight; decays linearly to a tenth.
+        #[arg(long, default_value_t = 0.5)]
+        lr: f64,
+        /// Loss: ce (cross-entropy) or mse (squared error, classic Texel).
+        #[arg(long, default_value = "ce")]
+        loss: wuzi_tuner::fit::Loss,
+        /// Use this sigmoid scale K (per eval unit) instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Weight of the recorded search score in the label (0: game result only, 1: score
+        /// only); positions without a recorded score keep the result.
+        #[arg(long, default_value_t = 0.0)]
+        score_weight: f64,
+        /// Plies after the opening's stones before positions are taken.
+        #[arg(long, default_value_t = 2)]
+        skip_plies: usize,
+        /// Keep all positions instead of as many with white to move as with black to move.
+        #[arg(long)]
+        no_balance: bool,
+        /// At most this many positions (a seeded subsample).
+        #[arg(long)]
+        max_positions: Option<usize>,
+        /// Fit no logit offset per colour to move (by default one is fitted beside the weights
+        /// and not written: the evaluation has no colour term, and without the offsets the
+        /// weights bend to express which colour the openings favour).
+        #[arg(long)]
+        no_colour_offsets: bool,
+        /// Keep the weights of the epoch with the lowest validation loss (default: the last
+        /// epoch's; the validation loss is reported either way).
+        #[arg(long)]
+        early_stop: bool,
+        /// Seed of the split, the colour balance, the subsample and the batch order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: all cores); the result does not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
     },
     /// List the engine's parameters with their defaults and declared ranges.
     Params,
@@ -469,6 +544,46 @@ fn run_verify(
     Ok(())
 }
 
+fn run_fit(options: &FitOptions, dir: &Path, threads: Option<usize>, quiet: bool) -> Result<()> {
+    if threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()?;
+    let pb = bar(quiet, "{elapsed_precise} [{bar:30}] {pos}/{len} {msg}");
+    let progress = |p: FitProgress<'_>| match p {
+        FitProgress::Replay(done, total) => {
+            pb.set_length(total as u64);
+            pb.set_position(done as u64);
+            pb.set_message("games replayed");
+        }
+        FitProgress::Epoch(r, total) => {
+            pb.set_length(total as u64);
+            pb.set_position(r.epoch as u64);
+            pb.set_message(format!(
+                "epochs | train {:.5} | validation {}",
+                r.train_loss,
+                r.validation_loss
+                    .map_or_else(|| "-".to_string(), |v| format!("{v:.5}"))
+            ));
+        }
+    };
+    let outcome = pool.install(|| fit(options, &progress))?;
+    pb.finish_and_clear();
+    for s in outcome.sample.sources.iter().filter(|s| s.truncated) {
+        eprintln!(
+            "note: {}: the last line of games.jsonl was cut off (an interrupted run) and was ignored",
+            s.path.display()
+        );
+    }
+    print!("{}", FitSummary::new(&outcome).table());
+    for f in write_outputs(dir, &outcome)? {
+        eprintln!("wrote {}", f.display());
+    }
+    Ok(())
+}
+
 fn default_out(spec: &TuneSpec, path: &Path) -> PathBuf {
     spec.out.clone().unwrap_or_else(|| {
         let stem = path
@@ -679,6 +794,53 @@ fn main_inner() -> Result<()> {
             }
             println!("output: {}", default_out(&parsed, &spec).display());
             Ok(())
+        }
+        Command::Fit {
+            records,
+            base,
+            params,
+            out,
+            validation,
+            epochs,
+            batch,
+            lr,
+            loss,
+            k,
+            score_weight,
+            skip_plies,
+            no_balance,
+            max_positions,
+            no_colour_offsets,
+            early_stop,
+            seed,
+            threads,
+            quiet,
+        } => {
+            let options = FitOptions {
+                records,
+                base,
+                sample: SampleOptions {
+                    skip_plies,
+                    balance: !no_balance,
+                    validation,
+                    max_positions,
+                    seed,
+                },
+                fit: FitSettings {
+                    params,
+                    loss,
+                    epochs,
+                    batch,
+                    lr,
+                    seed,
+                    k,
+                    colour_offsets: !no_colour_offsets,
+                    early_stop,
+                },
+                score_weight,
+            };
+            let dir = out.unwrap_or_else(|| wuzi_tuner::fit::default_out(&options.records));
+            run_fit(&options, &dir, threads, quiet)
         }
         Command::Params => {
             println!(

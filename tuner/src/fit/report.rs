@@ -1,0 +1,342 @@
+//! What a fit writes: `fitted.toml` (a complete parameter file), `summary.json`,
+//! `epochs.csv`, the loss curve (`loss.png`/`.svg`) and the weights' paths in SPSA steps
+//! (`paths.png`/`.svg`).
+//! Every file is written beside its final name and renamed into place once all are ready.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use wuzi_arena::chart::{lines_chart, output_paths, LineData};
+use wuzi_engine::Params;
+
+use super::error::FitError;
+use super::optimize::{EpochRecord, FitSettings};
+use super::sample::{SampleOptions, SampleStats, SourceInfo};
+use super::FitOutcome;
+
+/// The fitted parameter file in the output directory.
+pub const FITTED_FILE: &str = "fitted.toml";
+/// The summary in the output directory.
+pub const SUMMARY_FILE: &str = "summary.json";
+/// Per-epoch losses and weights.
+pub const EPOCHS_FILE: &str = "epochs.csv";
+/// Stem of the loss-curve chart.
+pub const LOSS_CHART: &str = "loss";
+/// Stem of the weights' paths chart.
+pub const PATHS_CHART: &str = "paths";
+
+/// One fitted weight in the summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct WeightChange {
+    /// The parameter.
+    pub name: String,
+    /// Its starting value.
+    pub start: i32,
+    /// Its fitted value.
+    pub fitted: i32,
+    /// `fitted - start`.
+    pub change: i32,
+    /// Declared range.
+    pub min: i32,
+    /// Declared range.
+    pub max: i32,
+}
+
+/// `summary.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct FitSummary {
+    /// The records read.
+    pub sources: Vec<SourceInfo>,
+    /// Their rule.
+    pub rule: String,
+    /// Their board size.
+    pub size: usize,
+    /// The starting parameters' source.
+    pub base: String,
+    /// Position selection.
+    pub sampling: SampleOptions,
+    /// Positions kept and dropped.
+    pub positions: SampleStats,
+    /// Weight of the search score in the labels.
+    pub score_weight: f64,
+    /// The optimisation settings.
+    pub settings: FitSettings,
+    /// The sigmoid scale per evaluation unit.
+    pub k: f64,
+    /// Training loss of the start.
+    pub train_loss_start: f64,
+    /// Validation loss of the start.
+    pub validation_loss_start: Option<f64>,
+    /// Training loss of the fitted set.
+    pub train_loss: f64,
+    /// Validation loss of the fitted set.
+    pub validation_loss: Option<f64>,
+    /// The epoch kept.
+    pub best_epoch: usize,
+    /// The fitted weights.
+    pub weights: Vec<WeightChange>,
+    /// Every epoch.
+    pub epochs: Vec<EpochRecord>,
+}
+
+impl FitSummary {
+    /// The summary of a fit.
+    pub fn new(o: &FitOutcome) -> FitSummary {
+        let r = &o.result;
+        let best = &r.epochs[r.best_epoch];
+        FitSummary {
+            sources: o.sample.sources.clone(),
+            rule: o.sample.rule.to_string(),
+            size: o.sample.size,
+            base: o.base_source.clone(),
+            sampling: o.options.sample.clone(),
+            positions: o.sample.stats.clone(),
+            score_weight: o.options.score_weight,
+            settings: o.options.fit.clone(),
+            k: r.k,
+            train_loss_start: r.epochs[0].train_loss,
+            validation_loss_start: r.epochs[0].validation_loss,
+            train_loss: best.train_loss,
+            validation_loss: best.validation_loss,
+            best_epoch: r.best_epoch,
+            weights: o
+                .options
+                .fit
+                .params
+                .iter()
+                .map(|n| {
+                    let s = Params::spec(n).expect("checked");
+                    let (start, fitted) = (
+                        o.base.get(n).expect("declared"),
+                        r.fitted.get(n).expect("declared"),
+                    );
+                    WeightChange {
+                        name: n.clone(),
+                        start,
+                        fitted,
+                        change: fitted - start,
+                        min: s.min,
+                        max: s.max,
+                    }
+                })
+                .collect(),
+            epochs: r.epochs.clone(),
+        }
+    }
+
+    /// The printed report: positions, K, losses, weight changes.
+    pub fn table(&self) -> String {
+        let p = &self.positions;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "records: {} run(s), {} {}x{}, {} games ({} not used: crash, time-out or illegal move)",
+            self.sources.len(),
+            self.rule,
+            self.size,
+            self.size,
+            p.games,
+            p.games_skipped
+        );
+        let _ = writeln!(
+            s,
+            "positions: {} after the opening, -{} win at once, -{} must block a four, -{} repeats, \
+             -{} colour balance, -{} cap => {} ({} black / {} white to move), {} train / {} validation",
+            p.candidates,
+            p.win_now,
+            p.must_block,
+            p.duplicates,
+            p.balance_dropped,
+            p.cap_dropped,
+            p.train + p.validation,
+            p.black_to_move,
+            p.white_to_move,
+            p.train,
+            p.validation
+        );
+        let loss = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.5}"));
+        let _ = writeln!(
+            s,
+            "K = {:.6} per eval unit ({} loss) | train {:.5} -> {:.5} | validation {} -> {} | kept epoch {} of {}",
+            self.k,
+            self.settings.loss,
+            self.train_loss_start,
+            self.train_loss,
+            loss(self.validation_loss_start),
+            loss(self.validation_loss),
+            self.best_epoch,
+            self.epochs.len() - 1
+        );
+        if let Some(e) = self.epochs.get(self.best_epoch) {
+            if e.offsets != [0.0; 2] {
+                let _ = writeln!(
+                    s,
+                    "colour offsets (logit, not part of the evaluation): black to move {:+.3}, white to move {:+.3}",
+                    e.offsets[0], e.offsets[1]
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "{:<20} {:>8} {:>8} {:>8} {:>8} {:>8}",
+            "parameter", "start", "fitted", "change", "min", "max"
+        );
+        for w in &self.weights {
+            let _ = writeln!(
+                s,
+                "{:<20} {:>8} {:>8} {:>+8} {:>8} {:>8}",
+                w.name, w.start, w.fitted, w.change, w.min, w.max
+            );
+        }
+        s
+    }
+}
+
+fn temp_name(path: &Path) -> PathBuf {
+    let mut t = path.as_os_str().to_owned();
+    t.push(".tmp");
+    PathBuf::from(t)
+}
+
+/// Writes the fit's files into `dir`; returns the paths written. All files are first written
+/// under temporary names and renamed at the end, so a failure leaves no half-written output.
+pub fn write_outputs(dir: &Path, o: &FitOutcome) -> Result<Vec<PathBuf>, FitError> {
+    std::fs::create_dir_all(dir).map_err(|e| FitError::io(dir, e))?;
+    let summary = FitSummary::new(o);
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut text_file = |name: &str, text: String| -> Result<(), FitError> {
+        let path = dir.join(name);
+        let tmp = temp_name(&path);
+        std::fs::write(&tmp, text).map_err(|e| FitError::io(&tmp, e))?;
+        staged.push((tmp, path));
+        Ok(())
+    };
+    let header = format!(
+        "# Fitted by `wuzi-tune fit` from {} game(s) ({} positions, K = {:.6}): {}.\n\
+         # Start: {}. Validation loss {} -> {}.\n\n",
+        summary.positions.games,
+        summary.positions.train + summary.positions.validation,
+        summary.k,
+        summary
+            .weights
+            .iter()
+            .map(|w| format!("{} {} -> {}", w.name, w.start, w.fitted))
+            .collect::<Vec<_>>()
+            .join(", "),
+        summary.base,
+        summary
+            .validation_loss_start
+            .map_or("-".into(), |v| format!("{v:.5}")),
+        summary
+            .validation_loss
+            .map_or("-".into(), |v| format!("{v:.5}")),
+    );
+    text_file(FITTED_FILE, header + &o.result.fitted.to_toml())?;
+    text_file(
+        SUMMARY_FILE,
+        serde_json::to_string_pretty(&summary).expect("summary serializes") + "\n",
+    )?;
+    let mut csv = String::from("epoch,train_loss,validation_loss");
+    for n in &o.options.fit.params {
+        let _ = write!(csv, ",{n}");
+    }
+    csv.push('\n');
+    for e in &o.result.epochs {
+        let _ = write!(
+            csv,
+            "{},{},{}",
+            e.epoch,
+            e.train_loss,
+            e.validation_loss.map_or(String::new(), |v| v.to_string())
+        );
+        for v in &e.values {
+            let _ = write!(csv, ",{v}");
+        }
+        csv.push('\n');
+    }
+    text_file(EPOCHS_FILE, csv)?;
+    // Charts: drawn under temporary stems, renamed with the rest.
+    let chart_err = |stem: &Path, e: wuzi_arena::chart::ChartError| FitError::Chart {
+        path: stem.to_path_buf(),
+        message: e.to_string(),
+    };
+    let epochs = &o.result.epochs;
+    let mut series = vec![LineData {
+        label: "training loss (rounded weights)".into(),
+        points: epochs
+            .iter()
+            .map(|e| (e.epoch as f64, e.train_loss))
+            .collect(),
+    }];
+    if epochs[0].validation_loss.is_some() {
+        series.push(LineData {
+            label: "validation loss".into(),
+            points: epochs
+                .iter()
+                .filter_map(|e| e.validation_loss.map(|v| (e.epoch as f64, v)))
+                .collect(),
+        });
+    }
+    let best_label = format!("kept: epoch {}", o.result.best_epoch);
+    let loss_stem = dir.join(format!("{LOSS_CHART}.tmp"));
+    lines_chart(
+        &loss_stem,
+        &format!(
+            "Fit of {} weight(s): mean {} (K = {:.5})",
+            o.options.fit.params.len(),
+            o.options.fit.loss,
+            o.result.k
+        ),
+        "epoch",
+        &format!("mean {}", o.options.fit.loss),
+        &series,
+        Some((o.result.best_epoch as f64, &best_label)),
+    )
+    .map_err(|e| chart_err(&loss_stem, e))?;
+    let paths: Vec<LineData> = o
+        .options
+        .fit
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let spec = Params::spec(n).expect("checked");
+            let start = f64::from(o.base.get(n).expect("declared"));
+            LineData {
+                label: format!(
+                    "{n} ({} -> {}, step {})",
+                    start,
+                    o.result.fitted.get(n).expect("declared"),
+                    spec.step
+                ),
+                points: epochs
+                    .iter()
+                    .map(|e| (e.epoch as f64, (e.values[k] - start) / spec.step))
+                    .collect(),
+            }
+        })
+        .collect();
+    let paths_stem = dir.join(format!("{PATHS_CHART}.tmp"));
+    lines_chart(
+        &paths_stem,
+        "Fitted weights over the epochs",
+        "epoch",
+        "change from the start, in SPSA steps (c_end)",
+        &paths,
+        Some((o.result.best_epoch as f64, &best_label)),
+    )
+    .map_err(|e| chart_err(&paths_stem, e))?;
+    for (tmp_stem, stem) in [(loss_stem, LOSS_CHART), (paths_stem, PATHS_CHART)] {
+        let (tp, ts) = output_paths(&tmp_stem);
+        let (fp, fs) = output_paths(&dir.join(stem));
+        staged.push((tp, fp));
+        staged.push((ts, fs));
+    }
+    let mut written = Vec::new();
+    for (tmp, path) in staged {
+        std::fs::rename(&tmp, &path).map_err(|e| FitError::io(&path, e))?;
+        written.push(path);
+    }
+    Ok(written)
+}
