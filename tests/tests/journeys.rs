@@ -1,7 +1,8 @@
 //! The README's user journeys, end to end with the real binaries and small budgets: the quick
 //! start (default match) then `report` (checked in headless Chromium where installed) and
 //! `export`; a tune from the example spec, interrupted and resumed, then `verify` and
-//! `report`; the gate passing and failing; a match killed with SIGKILL and resumed.
+//! `report`; the gate passing and failing; a match killed with SIGKILL and resumed; self-play
+//! records, a fit of two weights from them, and the fitted set in a match.
 //!
 //! Every command is taken from the README's code blocks ([`wuzi_tests::readme::find`]) and
 //! only its budget (pairs, nodes) and output folder are changed, so renaming a command or
@@ -454,4 +455,63 @@ fn sweep_and_merged_shards_get_reports() {
     for r in &records {
         assert!(html.contains(&wuzi_engine::Pos::format_list(&r.all_moves())));
     }
+}
+
+/// "Fitting evaluation weights to recorded games": the detuned set's self-play (4 pairs at 100
+/// nodes), `wuzi-tune fit` of the two weights on it, then the fitted set against the defaults
+/// (2 pairs), each command as the README writes it.
+#[test]
+fn self_play_then_fit_then_match() {
+    let tmp = TempDir::new("fit");
+    let records = tmp.join("runs/self");
+    let fitted = tmp.join("fits/self");
+    let selfplay = find("wuzi-arena", "match", &["--out", "runs/self"]);
+    exec(
+        &selfplay
+            .set("--openings", "random:4")
+            .set("--nodes", "100")
+            .set("--concurrency", "2")
+            .set("--out", &s(&records))
+            .flag("--quiet"),
+        None,
+        0,
+    );
+    let fit = find("wuzi-tune", "fit", &["--base", "--out", "fits/self"]);
+    let out = exec(
+        &fit.set("--records", &s(&records))
+            .set("--out", &s(&fitted))
+            .set("--epochs", "5")
+            .flag("--quiet"),
+        None,
+        0,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("defence") && stdout.contains("K = "),
+        "{stdout}"
+    );
+    let params = fitted.join("fitted.toml");
+    assert!(params.is_file(), "{} missing", params.display());
+    let vs = find("wuzi-arena", "match", &["--out", "runs/fit-vs-default"]);
+    let player = vs
+        .args
+        .iter()
+        .find(|a| a.starts_with("fit,params="))
+        .expect("the fitted player")
+        .clone();
+    let mut vs = vs
+        .set("--openings", "random:2")
+        .set("--nodes", "100")
+        .set("--concurrency", "2")
+        .set("--out", &s(&tmp.join("runs/fit-vs-default")))
+        .flag("--quiet");
+    for a in vs.args.iter_mut().filter(|a| **a == player) {
+        *a = format!("fit,params={}", params.display());
+    }
+    let out = exec(&vs, None, 0);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("fit vs default"),
+        "{}",
+        describe(&vs.args, &out)
+    );
 }
