@@ -24,7 +24,9 @@
 //!
 //! Protocol options ([`BrainOptions`]): `settle-ms=N` (default [`DEFAULT_SETTLE_MS`]),
 //! `setup=board|turn`, `start-ms=N` (default [`DEFAULT_START_MS`]), `end-ms=N` (default
-//! [`DEFAULT_END_MS`]) and `info=KEY VALUE` (repeatable, an extra `INFO` line per game).
+//! [`DEFAULT_END_MS`]) and `info=KEY VALUE` (repeatable, an extra `INFO` line per game; one
+//! with a key the arena sends replaces the arena's line, e.g. `info=timeout_match 1000000000`
+//! for a brain that cannot take the protocol's 0 for "no limit").
 //!
 //! # Protocol
 //!
@@ -576,6 +578,14 @@ fn classify(line: &str, size: usize) -> Line {
     }
 }
 
+/// The key of an `INFO KEY VALUE` line, lower case.
+fn info_key(line: &str) -> String {
+    line.split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_ascii_lowercase()
+}
+
 /// Two integers separated by a comma (a move, perhaps off the board).
 fn looks_like_move(line: &str) -> bool {
     line.split_once(',').is_some_and(|(x, y)| {
@@ -866,24 +876,42 @@ impl ExternalPlayer {
         if let Some(d) = l.depth {
             info.push(format!("INFO max_depth {d}"));
         }
-        info
+        self.overridden(info)
+    }
+
+    /// `lines` with each `INFO` line whose key is also in the `info=` option replaced by the
+    /// option's line (e.g. `timeout_match 1000000000` for a brain that cannot take 0).
+    fn overridden(&self, lines: Vec<String>) -> Vec<String> {
+        lines
+            .into_iter()
+            .map(|line| {
+                let key = info_key(&line);
+                self.options
+                    .info
+                    .iter()
+                    .find(|i| info_key(&format!("INFO {i}")) == key)
+                    .map_or(line, |i| format!("INFO {}", i.trim()))
+            })
+            .collect()
     }
 
     /// The `INFO` lines sent at the start of a game.
     fn game_info(&self, start: &GameStart, folder: Option<&Path>) -> Vec<String> {
         let l = &self.limits;
         let mut info = self.limit_info();
-        info.extend([
+        info.extend(self.overridden(vec![
             format!("INFO max_memory {}", max_memory_bytes(l.hash_mb, l.threads)),
             "INFO game_type 1".to_string(),
             format!("INFO rule {}", rule_bits(start.rule)),
             format!("INFO thread_num {}", l.threads.max(1)),
-        ]);
+        ]));
+        let keys: Vec<String> = info.iter().map(|i| info_key(i)).collect();
         info.extend(
             self.options
                 .info
                 .iter()
-                .map(|i| format!("INFO {}", i.trim())),
+                .map(|i| format!("INFO {}", i.trim()))
+                .filter(|i| !keys.contains(&info_key(i))),
         );
         if let Some(f) = folder {
             info.push(format!("INFO folder {}", f.display()));
@@ -945,7 +973,7 @@ impl ExternalPlayer {
         self.unclocked_ms += waited;
         let deadline = deadline_in(limit.saturating_add(grace));
         let mut chatter = Chatter::default();
-        let mut message = None;
+        let mut message: Option<String> = None;
         loop {
             let line = match process.next_line(deadline) {
                 Ok(line) => line,
@@ -958,6 +986,9 @@ impl ExternalPlayer {
                             " (it sent {} other line(s) instead, the last '{last}')",
                             chatter.lines
                         ));
+                    }
+                    if let Some(m) = &message {
+                        detail.push_str(&format!("; its last MESSAGE: '{}'", quote(m)));
                     }
                     return Err(PlayerError::Timeout(detail));
                 }

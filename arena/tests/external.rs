@@ -1061,10 +1061,12 @@ fn node_and_depth_limits_are_sent_as_yixin_info_and_recorded() {
     drop(p);
     wuzi_arena::external::wait_for_exits();
 
-    // In a run the record says it too, and the run-wide node limit is not the brain's.
+    // In a run the record says it too, and the run-wide node limit is not the brain's. An
+    // info= line with a key the arena sends replaces the arena's line; others are added.
     let ext = PlayerSpec::parse(
         &format!(
-            "name=ext,cmd=/bin/sh,arg={},dir={},move-ms=100,nodes=777",
+            "name=ext,cmd=/bin/sh,arg={},dir={},move-ms=100,nodes=777,\
+             info=TIMEOUT_MATCH 1000000000,info=hash_size 64",
             path.display(),
             tmp.join("work").display()
         ),
@@ -1092,13 +1094,15 @@ fn node_and_depth_limits_are_sent_as_yixin_info_and_recorded() {
         };
         assert_eq!(
             ext.given.as_deref(),
-            Some("INFO timeout_turn 100; INFO timeout_match 0; INFO max_node 777"),
+            Some("INFO timeout_turn 100; INFO TIMEOUT_MATCH 1000000000; INFO max_node 777"),
             "{r:?}"
         );
         assert_eq!(eng.given, None);
     }
     let log = std::fs::read_to_string(tmp.join("work").join("commands.log")).expect("log");
     assert!(log.contains("INFO max_node 777\n"), "{log}");
+    assert!(!log.contains("INFO timeout_match 0"), "{log}");
+    assert!(log.contains("INFO thread_num 1\nINFO hash_size 64\nINFO folder"), "{log}");
     assert!(!log.contains("max_depth"), "{log}");
 }
 
