@@ -1102,7 +1102,10 @@ fn node_and_depth_limits_are_sent_as_yixin_info_and_recorded() {
     let log = std::fs::read_to_string(tmp.join("work").join("commands.log")).expect("log");
     assert!(log.contains("INFO max_node 777\n"), "{log}");
     assert!(!log.contains("INFO timeout_match 0"), "{log}");
-    assert!(log.contains("INFO thread_num 1\nINFO hash_size 64\nINFO folder"), "{log}");
+    assert!(
+        log.contains("INFO thread_num 1\nINFO hash_size 64\nINFO folder"),
+        "{log}"
+    );
     assert!(!log.contains("max_depth"), "{log}");
 }
 
