@@ -1242,6 +1242,51 @@ fn the_command_line_finds_brains_by_name_and_rejects_bad_registries() {
             "{name}"
         );
     }
+    // A sweep's baseline by name.
+    let out = Command::new(arena)
+        .args(["sweep", "--engines"])
+        .arg(&reg)
+        .args([
+            "--param",
+            "defence",
+            "--values",
+            "60",
+            "--baseline",
+            "wuzi-brain,move-ms=50",
+        ])
+        .args(["--nodes", "200", "--pairs", "1", "--max-moves", "12"])
+        .args(["--time-margin-ms", "1000", "--quiet", "--out"])
+        .arg(tmp.join("sweep"))
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = read_records(&tmp.join("sweep").join(GAMES_FILE))
+        .expect("records")
+        .records;
+    assert_eq!(records.len(), 2);
+    assert!(records
+        .iter()
+        .all(|r| r.black.given.is_some() || r.white.given.is_some()));
+    // The gate's baseline by name: an unknown one stops it before anything runs.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let out = Command::new(arena)
+        .current_dir(root)
+        .args(["gate", "--engines"])
+        .arg(&reg)
+        .args(["--baseline", "rapfo,move-ms=50", "--out"])
+        .arg(tmp.join("gate"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("unknown brain 'rapfo'"), "{err}");
     // The registry from WUZI_ENGINES; an unknown name is an error naming what there is.
     let out = Command::new(arena)
         .env(wuzi_arena::registry::ENV_VAR, &reg)
