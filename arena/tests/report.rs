@@ -100,6 +100,13 @@ fn match_report_holds_every_game_inline_charts_and_escaped_names() {
         &mut |_| {},
     )
     .expect("run");
+    // A perfect score's Elo bound is infinite and written as null.
+    let summary_path = dir.join("summary.json");
+    let mut summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary_path).expect("summary")).unwrap();
+    summary["matchups"][0]["elo"] =
+        serde_json::json!({"value": 100.0, "lower": 50.0, "upper": null});
+    std::fs::write(&summary_path, summary.to_string()).expect("write summary");
     let path = write_report(&dir, None, &ReportOptions::default()).expect("report");
     assert_eq!(path, dir.join("report.html"));
     let html = std::fs::read_to_string(&path).expect("read");
@@ -123,6 +130,9 @@ fn match_report_holds_every_game_inline_charts_and_escaped_names() {
         2,
         "the data block and the script"
     );
+    // The session's timing comes from summary.json (regression: a summary with an infinite
+    // Elo bound, written as null, lost it).
+    assert!(html.contains("games/s"), "timing row");
     // Tables and viewer.
     for id in [
         "summary-table",

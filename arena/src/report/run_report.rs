@@ -48,9 +48,11 @@ impl RunReport {
         records.sort_by_key(GameRecord::key);
         if let [one] = run_dir.entries.as_slice() {
             if let Ok(text) = std::fs::read_to_string(&one.files.summary) {
-                if let Ok(saved) = serde_json::from_str::<Summary>(&text) {
-                    summary.timing = saved.timing;
-                }
+                // Only the timing: infinite Elo bounds are written as null and do not read
+                // back into a whole summary.
+                summary.timing = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|v| serde_json::from_value(v.get("timing")?.clone()).ok());
             }
         }
         let mut charts = Vec::new();
