@@ -874,7 +874,18 @@ fn main_inner() -> Result<()> {
             per_opening,
         } => {
             let summary = summarize_dir(&dir)?;
-            let missing = wuzi_arena::run_dir::RunDir::open(&dir)?.missing_shards();
+            let run_dir = wuzi_arena::run_dir::RunDir::open(&dir)?;
+            let missing = run_dir.missing_shards();
+            if run_dir.entries.len() > 1 {
+                let gaps = run_dir.unfinished_gaps(&run_dir.games()?);
+                if gaps > 0 {
+                    eprintln!(
+                        "note: {gaps} pair(s) before the last finished one are not finished \
+                         (shards still running or stopped); the counts and the SPRT state may \
+                         change until they are"
+                    );
+                }
+            }
             if !missing.is_empty() {
                 let list: Vec<String> = missing.iter().map(|s| s.to_string()).collect();
                 eprintln!(

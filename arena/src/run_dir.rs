@@ -187,6 +187,38 @@ impl RunDir {
             .collect()
     }
 
+    /// Pairs not finished yet before the last finished pair of their matchup (shards still
+    /// running, or one that stopped), in matchups whose SPRT has not decided on the finished
+    /// pairs in order: until they are finished, the counts (and the SPRT state) of a shared
+    /// folder may still change, as pairs are counted in pair order.
+    pub fn unfinished_gaps(&self, games: &GameMap) -> u64 {
+        let config = self.config();
+        (0..config.matchups.len())
+            .map(|m| {
+                let pair = |local: u64| {
+                    let g = config.global_pair(m, local);
+                    games.get(&(g, 0)).zip(games.get(&(g, 1)))
+                };
+                // The runner's count: finished pairs in order up to the first unfinished one.
+                let mut tally = crate::summary::Tally::default();
+                for local in 0..config.pairs {
+                    match pair(local) {
+                        Some((a, b)) => {
+                            if tally.add_pair(a, b, config.sprt.as_ref()) {
+                                return 0; // decided: later pairs do not count
+                            }
+                        }
+                        None => break,
+                    }
+                }
+                match (0..config.pairs).rev().find(|&l| pair(l).is_some()) {
+                    Some(last) => (0..last).filter(|&l| pair(l).is_none()).count() as u64,
+                    None => 0,
+                }
+            })
+            .sum()
+    }
+
     /// Every record of the folder (first copy of each game), each checked against its shard's
     /// configuration. An incomplete last line (a run in progress) is ignored.
     pub fn records(&self) -> Result<Vec<GameRecord>> {

@@ -111,6 +111,11 @@ fn shards_in_one_folder_stop_at_the_combined_sprt_decision() {
         .output()
         .expect("runs");
     assert_eq!(summary.status.code(), Some(0), "{}", text(&summary.stderr));
+    assert!(
+        !text(&summary.stderr).contains("not finished"),
+        "{}",
+        text(&summary.stderr)
+    );
     let folder: serde_json::Value = serde_json::from_slice(&summary.stdout).expect("json");
     let merged = tmp.join("merged");
     let out = arena()
@@ -149,6 +154,14 @@ fn shards_in_one_folder_stop_at_the_combined_sprt_decision() {
     ] {
         std::fs::copy(dir.join(f), Path::new(&late).join(f)).expect("copies");
     }
+    // Read while shard 2 has not run: the pairs it owes are reported as unfinished.
+    let partial = arena().args(["summary", &late]).output().expect("runs");
+    assert_eq!(partial.status.code(), Some(0));
+    let note = text(&partial.stderr);
+    assert!(
+        note.contains("not finished") && note.contains("2/3"),
+        "{note}"
+    );
     let out = arena()
         .args(weak_match(&[
             "--shard",
