@@ -80,6 +80,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+use wuzi_engine::build_info::{commit_from_version_output, BuildCommit};
 use wuzi_engine::suite::{self, SuiteError};
 
 use crate::chart::{self, ChartError, ScoreEntry, SprtPoint, SprtSpec};
@@ -105,6 +106,8 @@ pub const DEFAULT_ELO0: f64 = -20.0;
 pub const DEFAULT_ELO1: f64 = 0.0;
 /// Time per move of games between built brains ([`Baseline::GitRef`]), in milliseconds.
 pub const DEFAULT_MOVE_MS: u64 = 50;
+/// Cargo profile of the brains built for [`Baseline::GitRef`].
+pub const DEFAULT_BUILD_PROFILE: &str = "release";
 /// The suites run before the games.
 pub const DEFAULT_SUITES: [&str; 2] = ["suites/rules", "suites/tactics"];
 /// The candidate's default parameter file.
@@ -172,6 +175,23 @@ pub enum GateError {
         /// What git said.
         message: String,
     },
+    /// A built brain does not report the commit it was built from (issue 14: a build that
+    /// is not the code it claims to be must never be played).
+    #[error(
+        "{what}: {} reports {reported}, expected commit {expected}; refusing to play a build \
+         that is not the code it claims to be",
+        binary.display()
+    )]
+    WrongCommit {
+        /// Which brain (`the candidate`, `baseline <ref>`).
+        what: String,
+        /// The binary asked.
+        binary: PathBuf,
+        /// The commit it should report.
+        expected: String,
+        /// What it reported.
+        reported: String,
+    },
     /// Building an engine failed.
     #[error("building {what} failed: {message} (full log: {})", log.display())]
     Build {
@@ -236,9 +256,12 @@ pub struct GateConfig {
     pub out: PathBuf,
     /// The repository for [`Baseline::GitRef`] (any folder inside it).
     pub repo: PathBuf,
-    /// Cargo target folder of the engine builds (`None`: `gate-build` under
-    /// `CARGO_TARGET_DIR`, else under the repository's `target`).
+    /// The build folder of [`Baseline::GitRef`] (`None`: `gate-build` under
+    /// `CARGO_TARGET_DIR`, else under the repository's `target`); see [`build_brains`].
     pub build_dir: Option<PathBuf>,
+    /// Cargo profile of the brain builds ([`DEFAULT_BUILD_PROFILE`]; `dev` builds faster and
+    /// plays slower, which suits checks of the gate itself).
+    pub build_profile: String,
     /// Time per move of the built brains, in milliseconds.
     pub move_ms: u64,
 }
@@ -260,6 +283,7 @@ impl GateConfig {
             out: PathBuf::from(DEFAULT_OUT),
             repo: PathBuf::from("."),
             build_dir: None,
+            build_profile: DEFAULT_BUILD_PROFILE.to_string(),
             move_ms: DEFAULT_MOVE_MS,
         }
     }
@@ -410,7 +434,11 @@ pub struct GateReport {
     pub candidate: String,
     /// The baseline, as text.
     pub baseline: String,
-    /// The baseline's commit, for a built baseline.
+    /// The commit the candidate's binary reports (`-dirty` with local changes), for built
+    /// brains ([`Baseline::GitRef`]).
+    #[serde(default)]
+    pub candidate_commit: Option<String>,
+    /// The commit the baseline's binary reports, for built brains.
     pub baseline_commit: Option<String>,
     /// Limits, rule and openings, as text.
     pub settings: String,
@@ -520,6 +548,7 @@ pub fn run_gate(
             Baseline::Player(p) => describe_player(p),
             Baseline::GitRef(r) => format!("{BRAIN_BIN} built from {r}"),
         },
+        candidate_commit: None,
         baseline_commit: None,
         settings: String::new(),
         suites,
@@ -534,19 +563,27 @@ pub fn run_gate(
         report.verdict = Verdict::Fail;
         report.reason = format!("{suite_failures} suite case(s) failed; no games were played");
     } else {
-        let (players, commit) = gate_players(config, candidate, observer)?;
-        if let Some(commit) = &commit {
+        let (players, built) = gate_players(config, candidate, observer)?;
+        if let Some(built) = &built {
             report.candidate = format!(
-                "{BRAIN_BIN} built from the working tree; {}",
+                "{BRAIN_BIN} built from the working tree (commit {}); {}",
+                built.candidate.commit.stamp(),
                 describe_player(&players[0])
             );
             report.baseline = format!(
-                "{} (commit {commit}); {}",
+                "{} (commit {}{}); {}",
                 report.baseline,
+                built.baseline.commit.stamp(),
+                if built.baseline.reused {
+                    ", cached build"
+                } else {
+                    ""
+                },
                 describe_player(&players[1])
             );
+            report.candidate_commit = Some(built.candidate.commit.stamp());
+            report.baseline_commit = Some(built.baseline.commit.stamp());
         }
-        report.baseline_commit = commit;
         let run_config = run_config(config, players, openings, openings_source)?;
         report.settings = describe_settings(&run_config);
         observer(GateEvent::Message(&format!(
@@ -620,12 +657,12 @@ fn prepare_out(out: &Path) -> Result<(), GateError> {
     Ok(())
 }
 
-/// The two players of the games, and the baseline's commit for a built baseline.
+/// The two players of the games, and the built brains for a built baseline.
 fn gate_players(
     config: &GateConfig,
     candidate: PlayerSpec,
     observer: &mut dyn FnMut(GateEvent<'_>),
-) -> Result<([PlayerSpec; 2], Option<String>), GateError> {
+) -> Result<([PlayerSpec; 2], Option<BuiltBrains>), GateError> {
     match &config.baseline {
         Baseline::Player(b) => {
             let mut baseline = b.clone();
@@ -648,7 +685,7 @@ fn gate_players(
             let cand = PlayerSpec {
                 name: CANDIDATE.into(),
                 kind: PlayerKind::External {
-                    command: built.candidate.display().to_string(),
+                    command: built.candidate.path.display().to_string(),
                     args: sets,
                     workdir: None,
                     // Our own brain reads every command whole: no settle gap needed.
@@ -659,7 +696,7 @@ fn gate_players(
             let base = PlayerSpec {
                 name: BASELINE.into(),
                 kind: PlayerKind::External {
-                    command: built.baseline.display().to_string(),
+                    command: built.baseline.path.display().to_string(),
                     args: Vec::new(),
                     workdir: None,
                     options: own_brain_options(),
@@ -668,7 +705,7 @@ fn gate_players(
             };
             cand.validate()?;
             base.validate()?;
-            Ok(([cand, base], Some(built.commit)))
+            Ok(([cand, base], Some(built)))
         }
     }
 }
@@ -962,6 +999,14 @@ pub fn render_markdown(report: &GateReport) -> String {
     let _ = writeln!(s, "| | |\n|---|---|");
     let _ = writeln!(s, "| candidate | {} |", cell(&report.candidate));
     let _ = writeln!(s, "| baseline | {} |", cell(&report.baseline));
+    for (side, commit) in [
+        ("candidate", &report.candidate_commit),
+        ("baseline", &report.baseline_commit),
+    ] {
+        if let Some(c) = commit {
+            let _ = writeln!(s, "| {side} commit | `{}` |", cell(c));
+        }
+    }
     if !report.settings.is_empty() {
         let _ = writeln!(s, "| games | {} |", cell(&report.settings));
     }
@@ -1094,19 +1139,7 @@ impl Worktree {
             )));
         }
         let top = PathBuf::from(git(repo, &["rev-parse", "--show-toplevel"])?);
-        let commit = git(
-            &top,
-            &[
-                "rev-parse",
-                "--verify",
-                "--quiet",
-                &format!("{reference}^{{commit}}"),
-            ],
-        )
-        .map_err(|_| GateError::Git {
-            command: format!("rev-parse {reference}"),
-            message: format!("'{reference}' is not a commit of {}", top.display()),
-        })?;
+        let commit = resolve_commit(&top, reference)?;
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let path = std::env::temp_dir().join(format!(
             "wuzi-gate-{}-{}-{}",
@@ -1162,18 +1195,30 @@ impl Drop for Worktree {
     }
 }
 
-/// The two brains of a [`Baseline::GitRef`] gate, copied into the output folder.
+/// One built brain of a [`Baseline::GitRef`] gate.
 #[derive(Clone, Debug)]
-pub struct BuiltBrains {
-    /// The current tree's `pbrain-wuzi`.
-    pub candidate: PathBuf,
-    /// The reference's `pbrain-wuzi`.
-    pub baseline: PathBuf,
-    /// The reference's commit.
-    pub commit: String,
+pub struct BuiltBrain {
+    /// The binary, copied into the output folder (`out/bin/<side>/pbrain-wuzi`).
+    pub path: PathBuf,
+    /// The commit the binary reports (`--version`), as checked.
+    pub commit: BuildCommit,
+    /// The binary came from the build folder's cache of this commit (no build at all).
+    pub reused: bool,
+    /// Seconds spent building (or checking the cached binary).
+    pub build_s: f64,
 }
 
-/// The cargo target folder of the gate's builds.
+/// The two brains of a [`Baseline::GitRef`] gate, each checked to report its commit.
+#[derive(Clone, Debug)]
+pub struct BuiltBrains {
+    /// The working tree's `pbrain-wuzi`; reports the tree's HEAD (`-dirty` with local changes).
+    pub candidate: BuiltBrain,
+    /// The reference's `pbrain-wuzi`; reports the reference's commit, clean.
+    pub baseline: BuiltBrain,
+}
+
+/// The gate's build folder (`None` in the config: `gate-build` under `CARGO_TARGET_DIR`, else
+/// under the repository's `target`).
 fn build_dir(config: &GateConfig, top: &Path) -> PathBuf {
     if let Some(d) = &config.build_dir {
         return d.clone();
@@ -1184,12 +1229,22 @@ fn build_dir(config: &GateConfig, top: &Path) -> PathBuf {
     }
 }
 
-/// Builds `pbrain-wuzi` (release) from the workspace in `source` into `target`, appending the
-/// output to `log`; returns the binary.
+/// The folder cargo puts a profile's binaries in (`dev` builds go to `debug`).
+fn profile_dir(profile: &str) -> &str {
+    match profile {
+        "dev" | "test" => "debug",
+        "release" | "bench" => "release",
+        other => other,
+    }
+}
+
+/// Builds `pbrain-wuzi` with cargo `profile` from the workspace in `source` into the cargo
+/// target folder `target`, appending the output to `log`; returns the binary.
 pub fn build_brain(
     what: &str,
     source: &Path,
     target: &Path,
+    profile: &str,
     log: &Path,
 ) -> Result<PathBuf, GateError> {
     let fail = |message: String| GateError::Build {
@@ -1202,13 +1257,20 @@ pub fn build_brain(
         .append(true)
         .open(log)
         .map_err(|e| GateError::io(log, e))?;
-    let _ = writeln!(file, "==> building {what} in {}", source.display());
+    let _ = writeln!(
+        file,
+        "==> building {what} in {} into {} (profile {profile})",
+        source.display(),
+        target.display()
+    );
+    let started = Instant::now();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(&cargo)
         .current_dir(source)
         .args([
             "build",
-            "--release",
+            "--profile",
+            profile,
             "-p",
             "wuzi-engine",
             "--bin",
@@ -1216,11 +1278,21 @@ pub fn build_brain(
         ])
         .arg("--target-dir")
         .arg(target)
+        // Only this build's own folder and stamp: nothing inherited may point cargo elsewhere
+        // or stamp the binary with another commit.
         .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .env_remove("WUZI_BUILD_COMMIT")
         .output()
         .map_err(|e| fail(format!("cannot run {}: {e}", cargo.to_string_lossy())))?;
     let _ = file.write_all(&out.stdout);
     let _ = file.write_all(&out.stderr);
+    let _ = writeln!(
+        file,
+        "==> {what}: cargo {} after {:.1} s",
+        out.status,
+        started.elapsed().as_secs_f64()
+    );
     if !out.status.success() {
         let text = String::from_utf8_lossy(&out.stderr);
         let lines: Vec<&str> = text.lines().collect();
@@ -1228,7 +1300,7 @@ pub fn build_brain(
         return Err(fail(format!("cargo exited with {}:\n{tail}", out.status)));
     }
     let bin = target
-        .join("release")
+        .join(profile_dir(profile))
         .join(format!("{BRAIN_BIN}{}", std::env::consts::EXE_SUFFIX));
     if !bin.is_file() {
         return Err(fail(format!("{} was not produced", bin.display())));
@@ -1236,58 +1308,173 @@ pub fn build_brain(
     Ok(bin)
 }
 
-/// Copies a built binary to `dest` (creating its folder), keeping it executable.
+/// The commit a brain binary reports on `pbrain-wuzi --version` (its `commit` line);
+/// `None` for a brain that names none (built before commit stamping) or does not run.
+pub fn brain_commit(bin: &Path) -> Option<BuildCommit> {
+    let out = Command::new(bin).arg("--version").output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    commit_from_version_output(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// Checks that `bin` reports commit `expected` (clean unless `dirty_ok`); the reported
+/// commit, or [`GateError::WrongCommit`].
+fn check_commit(
+    what: &str,
+    bin: &Path,
+    expected: &str,
+    dirty_ok: bool,
+) -> Result<BuildCommit, GateError> {
+    let reported = brain_commit(bin);
+    match &reported {
+        Some(c) if c.hash.as_deref() == Some(expected) && (dirty_ok || !c.dirty) => Ok(c.clone()),
+        _ => Err(GateError::WrongCommit {
+            what: what.to_string(),
+            binary: bin.to_path_buf(),
+            expected: expected.to_string(),
+            reported: reported.map_or_else(
+                || "no commit (a build from before commit stamping, or not a wuzi brain)".into(),
+                |c| c.stamp(),
+            ),
+        }),
+    }
+}
+
+/// Copies a built binary to `dest` (creating its folder), keeping it executable. The copy goes
+/// to a temporary name first, so a concurrent reader never sees half a binary.
 fn keep_binary(bin: &Path, dest: &Path) -> Result<PathBuf, GateError> {
     if let Some(parent) = dest.parent() {
         std::fs::create_dir_all(parent).map_err(|e| GateError::io(parent, e))?;
     }
-    std::fs::copy(bin, dest).map_err(|e| GateError::io(dest, e))?;
+    let tmp = dest.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::copy(bin, &tmp).map_err(|e| GateError::io(&tmp, e))?;
+    std::fs::rename(&tmp, dest).map_err(|e| GateError::io(dest, e))?;
     Ok(dest.to_path_buf())
 }
 
-/// Builds the current tree's brain and `reference`'s brain (in a temporary worktree, removed
-/// before this returns, whatever happens) and copies both into `out/bin/`.
+/// Builds the two brains of a [`Baseline::GitRef`] gate and copies them into `out/bin/`.
+///
+/// The build folder holds one folder per cargo profile and, in it, `candidate/` (the cargo
+/// target folder of the working tree) and one folder per baseline commit: its own cargo target
+/// folder and the finished, checked `pbrain-wuzi`, which later runs reuse without building.
+/// Separate target folders are what keeps cargo from handing back the candidate's binary for
+/// the reference (issue 14): in a shared one the reference's freshly checked-out sources look
+/// older than the candidate's artefacts and cargo calls those fresh. The reference is checked
+/// out into a temporary worktree, removed before this returns, whatever happens.
+///
+/// Each binary must report its commit on `--version`: the baseline the reference's commit
+/// (clean), the candidate the working tree's HEAD (with `-dirty` for local changes);
+/// anything else is [`GateError::WrongCommit`].
 pub fn build_brains(
     config: &GateConfig,
     reference: &str,
     observer: &mut dyn FnMut(GateEvent<'_>),
 ) -> Result<BuiltBrains, GateError> {
+    if reference.trim().is_empty() || reference.starts_with('-') {
+        return Err(GateError::Config(format!(
+            "bad git reference '{reference}'"
+        )));
+    }
     let top = PathBuf::from(git(&config.repo, &["rev-parse", "--show-toplevel"])?);
-    let target = build_dir(config, &top);
+    let commit = resolve_commit(&top, reference)?;
+    let head = resolve_commit(&top, "HEAD")?;
+    let profile = config.build_profile.as_str();
+    if profile.is_empty() || profile.contains(['/', '\\']) || profile.starts_with('-') {
+        return Err(GateError::Config(format!("bad build profile '{profile}'")));
+    }
+    let root = build_dir(config, &top).join(profile);
+    std::fs::create_dir_all(&root).map_err(|e| GateError::io(&root, e))?;
+    std::fs::create_dir_all(&config.out).map_err(|e| GateError::io(&config.out, e))?;
     let log = config.out.join(BUILD_LOG);
     let _ = std::fs::remove_file(&log);
     let bin_dir = config.out.join("bin");
     let exe = format!("{BRAIN_BIN}{}", std::env::consts::EXE_SUFFIX);
 
-    let worktree = Worktree::add(&top, reference)?;
-    let commit = worktree.commit().to_string();
+    // The baseline first: its worktree lives only as long as its build.
+    let started = Instant::now();
+    let what = format!("baseline {reference}");
+    let commit_dir = root.join(&commit);
+    let cached = commit_dir.join(&exe);
+    let reused = cached.is_file() && check_commit(&what, &cached, &commit, false).is_ok();
+    if reused {
+        observer(GateEvent::Message(&format!(
+            "baseline {reference} ({commit}): reusing {}",
+            cached.display()
+        )));
+    } else {
+        let worktree = Worktree::add(&top, &commit)?;
+        observer(GateEvent::Message(&format!(
+            "checked out {reference} ({commit}) in {}",
+            worktree.path().display()
+        )));
+        observer(GateEvent::Message(&format!(
+            "building the baseline {reference} into {}",
+            commit_dir.join("target").display()
+        )));
+        let built = build_brain(
+            &what,
+            worktree.path(),
+            &commit_dir.join("target"),
+            profile,
+            &log,
+        )?;
+        check_commit(&what, &built, &commit, false)?;
+        keep_binary(&built, &cached)?;
+        worktree.remove()?;
+    }
+    let baseline = BuiltBrain {
+        path: keep_binary(&cached, &bin_dir.join(BASELINE).join(&exe))?,
+        commit: check_commit(&what, &cached, &commit, false)?,
+        reused,
+        build_s: started.elapsed().as_secs_f64(),
+    };
     observer(GateEvent::Message(&format!(
-        "checked out {reference} ({commit}) in {}",
-        worktree.path().display()
+        "baseline {reference} reports commit {} ({:.1} s{})",
+        baseline.commit.stamp(),
+        baseline.build_s,
+        if reused { ", cached" } else { "" }
     )));
+
+    let started = Instant::now();
+    let target = root.join(CANDIDATE);
     observer(GateEvent::Message(&format!(
         "building the candidate ({}) into {}",
         top.display(),
         target.display()
     )));
-    let cand = build_brain("the candidate", &top, &target, &log)?;
-    let candidate = keep_binary(&cand, &bin_dir.join(CANDIDATE).join(&exe))?;
+    let built = build_brain("the candidate", &top, &target, profile, &log)?;
+    let candidate = BuiltBrain {
+        commit: check_commit("the candidate", &built, &head, true)?,
+        path: keep_binary(&built, &bin_dir.join(CANDIDATE).join(&exe))?,
+        reused: false,
+        build_s: started.elapsed().as_secs_f64(),
+    };
     observer(GateEvent::Message(&format!(
-        "building the baseline {reference} into {}",
-        target.display()
+        "candidate reports commit {} ({:.1} s)",
+        candidate.commit.stamp(),
+        candidate.build_s
     )));
-    let base = build_brain(
-        &format!("baseline {reference}"),
-        worktree.path(),
-        &target,
-        &log,
-    )?;
-    let baseline = keep_binary(&base, &bin_dir.join(BASELINE).join(&exe))?;
-    worktree.remove()?;
     Ok(BuiltBrains {
         candidate,
         baseline,
-        commit,
+    })
+}
+
+/// The full hash of the commit `reference` names in the repository at `top`.
+fn resolve_commit(top: &Path, reference: &str) -> Result<String, GateError> {
+    git(
+        top,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{reference}^{{commit}}"),
+        ],
+    )
+    .map_err(|_| GateError::Git {
+        command: format!("rev-parse {reference}"),
+        message: format!("'{reference}' is not a commit of {}", top.display()),
     })
 }
 
@@ -1416,6 +1603,7 @@ mod tests {
             reason: "SPRT accepted H0".into(),
             candidate: "candidate [w_open_three=20]".into(),
             baseline: "baseline".into(),
+            candidate_commit: None,
             baseline_commit: None,
             settings: "renju 15x15".into(),
             suites: vec![SuiteResult {

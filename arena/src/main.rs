@@ -1188,7 +1188,8 @@ gate --candidate 'params=new.toml' --pairs 2000\n  wuzi-arena gate --baseline-re
 )]
 struct GateArgs {
     /// The candidate, a player spec of this build's engine [default:
-    /// params=suites/params/default.toml].
+    /// params=suites/params/default.toml; with --baseline-ref the built brain's own defaults,
+    /// and parameters that differ from this build's defaults are passed on as --set].
     #[arg(long, value_name = "SPEC")]
     candidate: Option<String>,
     /// The baseline, a player spec [default: params=suites/params/baseline.toml]; a brain
@@ -1207,10 +1208,14 @@ struct GateArgs {
     /// The repository of --baseline-ref (any folder inside it).
     #[arg(long, default_value = ".")]
     repo: PathBuf,
-    /// Cargo target folder of the --baseline-ref builds [default: gate-build under
+    /// Build folder of --baseline-ref: a cargo target folder per baseline commit (its checked
+    /// binary is reused by later runs) and one for the working tree [default: gate-build under
     /// CARGO_TARGET_DIR or the repository's target].
     #[arg(long)]
     build_dir: Option<PathBuf>,
+    /// Cargo profile of the --baseline-ref builds (dev builds faster, plays slower).
+    #[arg(long, default_value = wuzi_arena::gate::DEFAULT_BUILD_PROFILE)]
+    build_profile: String,
     /// Time per move of the built brains (--baseline-ref), ms.
     #[arg(long, default_value_t = wuzi_arena::gate::DEFAULT_MOVE_MS)]
     move_ms: u64,
@@ -1293,7 +1298,13 @@ fn gate_command(args: GateArgs) -> Result<()> {
             registry.as_ref(),
         )
     };
-    let candidate = spec(&args.candidate, gate::DEFAULT_CANDIDATE_PARAMS)?;
+    // Against a built reference the candidate is the working tree's code as built, with its
+    // own built-in parameters (a params file pinning every value would mask a change of the
+    // built-in defaults); --candidate still applies on top.
+    let candidate = match (&args.candidate, &args.baseline_ref) {
+        (None, Some(_)) => PlayerSpec::parse("name=candidate", &limits)?,
+        _ => spec(&args.candidate, gate::DEFAULT_CANDIDATE_PARAMS)?,
+    };
     let baseline = match &args.baseline_ref {
         Some(reference) => Baseline::GitRef(reference.clone()),
         None => Baseline::Player(spec(&args.baseline, gate::DEFAULT_BASELINE_PARAMS)?),
@@ -1324,6 +1335,7 @@ fn gate_command(args: GateArgs) -> Result<()> {
     config.out = args.out.clone();
     config.repo = args.repo.clone();
     config.build_dir = args.build_dir.clone();
+    config.build_profile = args.build_profile.clone();
     config.move_ms = args.move_ms;
 
     let bar = ProgressBar::with_draw_target(

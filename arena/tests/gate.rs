@@ -318,7 +318,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// A reference whose engine does not build: exit status 2, the build log kept, and no worktree
-/// left behind in the repository or on disk.
+/// left behind in the repository or on disk (the baseline is built first, in its worktree).
 #[test]
 fn failed_baseline_build_removes_its_worktree() {
     let tmp = Tmp::new("build-fail");
@@ -347,7 +347,7 @@ fn failed_baseline_build_removes_its_worktree() {
     );
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("building the candidate failed"), "{err}");
+    assert!(err.contains("building baseline HEAD failed"), "{err}");
     assert!(out.join(gate::BUILD_LOG).is_file());
     let list = git(&repo, &["worktree", "list", "--porcelain"]);
     assert_eq!(list.matches("worktree ").count(), 1, "{list}");
@@ -359,6 +359,324 @@ fn failed_baseline_build_removes_its_worktree() {
     let path = line.rsplit(" in ").next().expect("a path");
     assert!(path.contains("wuzi-gate-"), "{line}");
     assert!(!Path::new(path).exists(), "{path} left behind");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Built brains (`--baseline-ref`, issue 14) with a fake engine that builds in a second
+// ---------------------------------------------------------------------------------------------
+
+/// The project's real build script: the fake engines below are stamped exactly as `pbrain-wuzi`.
+const BUILD_RS: &str = include_str!("../../engine/build.rs");
+/// A tiny Gomocup brain whose strength a commit can change (see the file).
+const FAKE_BRAIN: &str = include_str!("data/fake_brain.rs");
+
+/// Writes the fake engine workspace into `dir` with the brain at `level`.
+fn write_fake_workspace(dir: &Path, level: u32) {
+    std::fs::create_dir_all(dir.join("engine/src")).expect("dirs");
+    let files = [
+        (
+            "Cargo.toml",
+            "[workspace]\nresolver = \"2\"\nmembers = [\"engine\"]\n".to_string(),
+        ),
+        (
+            "engine/Cargo.toml",
+            "[package]\nname = \"wuzi-engine\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [[bin]]\nname = \"pbrain-wuzi\"\npath = \"src/main.rs\"\n"
+                .to_string(),
+        ),
+        ("engine/build.rs", BUILD_RS.to_string()),
+        ("engine/src/main.rs", fake_brain(level, None)),
+        (".gitignore", "/target/\n/Cargo.lock\n".to_string()),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("writes");
+    }
+}
+
+/// The fake brain's source at `level`, optionally claiming a commit it was not built from.
+fn fake_brain(level: u32, claimed: Option<&str>) -> String {
+    let text = FAKE_BRAIN.replace(
+        "const LEVEL: u32 = 1;",
+        &format!("const LEVEL: u32 = {level};"),
+    );
+    match claimed {
+        Some(c) => text.replace(
+            "const CLAIMED: Option<&str> = None;",
+            &format!("const CLAIMED: Option<&str> = Some(\"{c}\");"),
+        ),
+        None => text,
+    }
+}
+
+/// Commits everything in `repo`; the new HEAD's hash.
+fn commit_all(repo: &Path, message: &str) -> String {
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", message]);
+    git(repo, &["rev-parse", "HEAD"]).trim().to_string()
+}
+
+/// A scratch repository with two commits of the fake engine: the strong brain (level 1), then
+/// a commit that weakens it (level 0). Returns the repository and both commits.
+fn fake_repo(tmp: &Tmp) -> (PathBuf, String, String) {
+    let repo = tmp.join("repo");
+    write_fake_workspace(&repo, 1);
+    git(&repo, &["init", "-q"]);
+    let strong = commit_all(&repo, "strong brain");
+    std::fs::write(repo.join("engine/src/main.rs"), fake_brain(0, None)).expect("writes");
+    let weak = commit_all(&repo, "weaken the brain");
+    (repo, strong, weak)
+}
+
+/// A `--baseline-ref` gate config on `repo`: dev builds into `build`, output in `out`.
+fn ref_config(repo: &Path, reference: &str, build: &Path, out: &Path) -> GateConfig {
+    let limits = PlayerLimits {
+        nodes: Some(1000),
+        ..PlayerLimits::default()
+    };
+    let c = PlayerSpec::parse("name=candidate", &limits).expect("spec");
+    let mut g = GateConfig::new(c, Baseline::GitRef(reference.into()));
+    g.repo = repo.to_path_buf();
+    g.build_dir = Some(build.to_path_buf());
+    g.build_profile = "dev".into();
+    g.out = out.to_path_buf();
+    g
+}
+
+/// What a brain answers to `ABOUT`.
+fn about(bin: &Path) -> String {
+    let mut child = Command::new(bin)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    use std::io::Write as _;
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"ABOUT\nEND\n").expect("writes");
+    drop(stdin);
+    text(&child.wait_with_output().expect("exits").stdout)
+}
+
+/// Issue 14: the baseline must be the reference's own code. Two commits whose brains differ
+/// give two different binaries, each reporting its own commit; the baseline's checked build
+/// is reused by the next run; a cache holding another commit's binary (what a shared cargo
+/// target folder handed back) is rebuilt; local changes mark the candidate `-dirty`.
+#[test]
+fn built_brains_are_their_commits_code() {
+    let tmp = Tmp::new("built-brains");
+    let (repo, strong, weak) = fake_repo(&tmp);
+    let build = tmp.join("build");
+    let config = ref_config(&repo, "HEAD~1", &build, &tmp.join("out"));
+    let b = gate::build_brains(&config, "HEAD~1", &mut |_| {}).expect("builds");
+    assert_eq!(b.baseline.commit.hash.as_deref(), Some(strong.as_str()));
+    assert_eq!(b.candidate.commit.hash.as_deref(), Some(weak.as_str()));
+    assert!(!b.baseline.commit.dirty && !b.candidate.commit.dirty);
+    assert!(!b.baseline.reused);
+    let base_bytes = std::fs::read(&b.baseline.path).expect("baseline binary");
+    let cand_bytes = std::fs::read(&b.candidate.path).expect("candidate binary");
+    assert!(
+        base_bytes != cand_bytes,
+        "the two builds are the same binary"
+    );
+    assert!(about(&b.baseline.path).contains("version=\"1\""));
+    assert!(about(&b.candidate.path).contains("version=\"0\""));
+    for (bin, commit) in [(&b.baseline.path, &strong), (&b.candidate.path, &weak)] {
+        let o = Command::new(bin).arg("--version").output().expect("runs");
+        let v = text(&o.stdout);
+        assert!(
+            v.contains(&format!("(0.1.0 ({})", &commit[..7])[1..]),
+            "{v}"
+        );
+        assert!(v.contains(&format!("commit {commit}")), "{v}");
+    }
+    // One build folder per commit, and the baseline reused without building.
+    let cached = build.join("dev").join(&strong).join("pbrain-wuzi");
+    assert!(cached.is_file());
+    let again = gate::build_brains(&config, "HEAD~1", &mut |_| {}).expect("builds");
+    assert!(again.baseline.reused);
+    assert_eq!(again.baseline.commit.hash.as_deref(), Some(strong.as_str()));
+    // A cache that holds the candidate's binary is not trusted: it is rebuilt.
+    std::fs::copy(&b.candidate.path, &cached).expect("copies");
+    let fixed = gate::build_brains(&config, "HEAD~1", &mut |_| {}).expect("builds");
+    assert!(!fixed.baseline.reused);
+    assert_eq!(fixed.baseline.commit.hash.as_deref(), Some(strong.as_str()));
+    assert!(std::fs::read(&cached).expect("cached") != cand_bytes);
+    assert!(about(&cached).contains("version=\"1\""));
+    // Uncommitted engine changes: the candidate is HEAD, dirty.
+    let main = repo.join("engine/src/main.rs");
+    let source = std::fs::read_to_string(&main).expect("reads");
+    std::fs::write(&main, format!("{source}\n// local change\n")).expect("writes");
+    let dirty = gate::build_brains(&config, "HEAD~1", &mut |_| {}).expect("builds");
+    assert_eq!(dirty.candidate.commit.hash.as_deref(), Some(weak.as_str()));
+    assert!(dirty.candidate.commit.dirty);
+    assert!(dirty.baseline.reused && !dirty.baseline.commit.dirty);
+    // No worktree left behind.
+    let list = git(&repo, &["worktree", "list", "--porcelain"]);
+    assert_eq!(list.matches("worktree ").count(), 1, "{list}");
+}
+
+/// A brain that reports another commit than it was built from stops the gate with exit
+/// status 2, as candidate and as baseline, before any game.
+#[test]
+fn a_brain_reporting_another_commit_stops_the_gate() {
+    let tmp = Tmp::new("wrong-commit");
+    let (repo, _strong, _weak) = fake_repo(&tmp);
+    let liar = "0123456789abcdef0123456789abcdef01234567";
+    std::fs::write(repo.join("engine/src/main.rs"), fake_brain(1, Some(liar))).expect("writes");
+    let head = commit_all(&repo, "a brain that lies about its commit");
+    let build = tmp.join("build").display().to_string();
+    let out = tmp.join("out");
+    let repo_arg = repo.display().to_string();
+    let out_arg = out.display().to_string();
+    for (reference, who) in [("HEAD~1", "the candidate"), ("HEAD", "baseline HEAD")] {
+        let o = arena(
+            &[
+                "--no-suites",
+                "--pairs",
+                "10",
+                "--repo",
+                &repo_arg,
+                "--baseline-ref",
+                reference,
+                "--build-profile",
+                "dev",
+                "--build-dir",
+                &build,
+                "--out",
+                &out_arg,
+            ],
+            &[],
+        );
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{reference}: {err}");
+        assert!(err.contains(&format!("{who}: ")), "{reference}: {err}");
+        assert!(
+            err.contains(&format!("reports {liar}, expected commit {head}")),
+            "{err}"
+        );
+        assert!(!out.join("match/games.jsonl").exists());
+    }
+}
+
+/// Outside a git checkout (a source tarball), or inside another project's repository, the
+/// build says `unknown`; `WUZI_BUILD_COMMIT` in the build's environment names the commit.
+#[test]
+fn builds_outside_a_checkout_report_unknown() {
+    let tmp = Tmp::new("tarball");
+    let outside = tmp.join("tarball");
+    let repo = tmp.join("other-project");
+    let inside = repo.join("vendor/wuzi");
+    write_fake_workspace(&outside, 1);
+    write_fake_workspace(&inside, 1);
+    git(&repo, &["init", "-q"]);
+    commit_all(&repo, "another project vendoring wuzi");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let build = |dir: &Path, env: Option<&str>| -> String {
+        let mut c = Command::new(&cargo);
+        c.current_dir(dir)
+            .args(["build", "-q", "--bin", "pbrain-wuzi", "--target-dir"])
+            .arg(dir.join("target"))
+            .env_remove("WUZI_BUILD_COMMIT");
+        if let Some(v) = env {
+            c.env("WUZI_BUILD_COMMIT", v);
+        }
+        let o = c.output().expect("cargo runs");
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let bin = dir.join("target/debug/pbrain-wuzi");
+        text(
+            &Command::new(bin)
+                .arg("--version")
+                .output()
+                .expect("runs")
+                .stdout,
+        )
+    };
+    for dir in [&outside, &inside] {
+        let v = build(dir, None);
+        assert!(
+            v.contains("0.1.0 (unknown)") && v.contains("commit unknown"),
+            "{v}"
+        );
+    }
+    let hash = "89abcdef0123456789abcdef0123456789abcdef";
+    let v = build(&outside, Some(hash));
+    assert!(
+        v.contains("0.1.0 (89abcde)") && v.contains(&format!("commit {hash}")),
+        "{v}"
+    );
+}
+
+/// Issue 14's "done when", with the fake engine: a commit that weakens the brain fails
+/// `gate --baseline-ref HEAD~1` (exit 1) and the unchanged tree passes against HEAD (exit 0);
+/// both reports name both commits.
+#[test]
+fn baseline_ref_fails_a_weakened_commit_and_passes_an_unchanged_tree() {
+    let tmp = Tmp::new("ref-verdicts");
+    let (repo, strong, weak) = fake_repo(&tmp);
+    let build = tmp.join("build").display().to_string();
+    let repo_arg = repo.display().to_string();
+    let gate_on = |reference: &str, out: &Path| {
+        arena(
+            &[
+                "--no-suites",
+                "--rule",
+                "freestyle",
+                "--pairs",
+                "100",
+                "--concurrency",
+                "2",
+                "--quiet",
+                "--repo",
+                &repo_arg,
+                "--baseline-ref",
+                reference,
+                "--build-profile",
+                "dev",
+                "--build-dir",
+                &build,
+                "--out",
+                &out.display().to_string(),
+            ],
+            &[],
+        )
+    };
+    // As JSON values: a shut-out's Elo is infinite, which gate.json writes as null.
+    let read = |out: &Path| -> (serde_json::Value, String) {
+        let json = std::fs::read_to_string(out.join(gate::REPORT_JSON)).expect("gate.json");
+        let md = std::fs::read_to_string(out.join(gate::SUMMARY_MD)).expect("summary.md");
+        (serde_json::from_str(&json).expect("parses"), md)
+    };
+    let out = tmp.join("weakened");
+    let o = gate_on("HEAD~1", &out);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    let (r, md) = read(&out);
+    assert_eq!(r["decision"], "sprt-h0");
+    assert_eq!(r["baseline_commit"], strong.as_str());
+    assert_eq!(r["candidate_commit"], weak.as_str());
+    assert!(md.contains(&strong) && md.contains(&weak), "{md}");
+
+    let out = tmp.join("unchanged");
+    let o = gate_on("HEAD", &out);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    let (r, md) = read(&out);
+    assert_eq!(r["decision"], "sprt-h1");
+    assert_eq!(r["baseline_commit"], weak.as_str());
+    assert_eq!(r["candidate_commit"], weak.as_str());
+    assert!(
+        md.contains(&format!("| baseline commit | `{weak}` |")),
+        "{md}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -446,4 +764,89 @@ fn baseline_ref_builds_plays_and_cleans_up() {
     // No worktree of the gate is left (other worktrees of the repository may come and go).
     let list = git(&workspace(), &["worktree", "list", "--porcelain"]);
     assert!(!list.contains("wuzi-gate-"), "{list}");
+}
+
+/// A scratch clone of this project at its HEAD (committed work only), in `dir`.
+fn clone_project(dir: &Path) -> PathBuf {
+    let repo = dir.join("wuzi");
+    let o = Command::new("git")
+        .args(["clone", "-q", "--no-hardlinks"])
+        .arg(workspace())
+        .arg(&repo)
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "clone: {}", text(&o.stderr));
+    repo
+}
+
+/// Issue 14's "done when" with the real engine, in a scratch clone: a commit that lowers the
+/// built-in `w_open_three` from 110 to 5 (about -127 Elo) fails `gate --baseline-ref HEAD~1`
+/// with exit 1, the unchanged tree passes `--baseline-ref HEAD` with exit 0, and the two built
+/// brains differ and name their commits. Release builds go to `target/gate-test-build`, kept
+/// between runs (a commit's checked brain is reused).
+#[test]
+#[ignore = "release builds of the engine in a scratch clone, then games"]
+fn real_engine_weakened_commit_fails_and_unchanged_tree_passes() {
+    let tmp = Tmp::new("real-ref");
+    let repo = clone_project(&tmp.0);
+    let params = repo.join("engine/src/params.rs");
+    let text_before = std::fs::read_to_string(&params).expect("params.rs");
+    let weakened = text_before.replace("w_open_three = 110,", "w_open_three = 5,");
+    assert_ne!(
+        weakened, text_before,
+        "w_open_three's default moved; update the test"
+    );
+    std::fs::write(&params, weakened).expect("writes");
+    let parent = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    let head = commit_all(&repo, "weaken w_open_three");
+    let build = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace().join("target"), PathBuf::from)
+        .join("gate-test-build");
+    let run = |reference: &str, out: &Path| {
+        let started = std::time::Instant::now();
+        let o = arena(
+            &[
+                "--no-suites",
+                "--pairs",
+                "150",
+                "--move-ms",
+                "50",
+                "--concurrency",
+                "2",
+                "--repo",
+                &repo.display().to_string(),
+                "--baseline-ref",
+                reference,
+                "--build-dir",
+                &build.display().to_string(),
+                "--out",
+                &out.display().to_string(),
+            ],
+            &[],
+        );
+        eprintln!(
+            "gate --baseline-ref {reference}: exit {:?} after {:.0} s\n{}{}",
+            o.status.code(),
+            started.elapsed().as_secs_f64(),
+            text(&o.stdout),
+            text(&o.stderr)
+        );
+        o
+    };
+    let out = tmp.join("weakened");
+    let o = run("HEAD~1", &out);
+    assert_eq!(o.status.code(), Some(1));
+    let r: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join(gate::REPORT_JSON)).expect("gate.json"),
+    )
+    .expect("parses");
+    assert_eq!(r["baseline_commit"], parent.as_str());
+    assert_eq!(r["candidate_commit"], head.as_str());
+    let base = std::fs::read(out.join("bin/baseline/pbrain-wuzi")).expect("baseline");
+    let cand = std::fs::read(out.join("bin/candidate/pbrain-wuzi")).expect("candidate");
+    assert!(base != cand, "the two brains are the same binary");
+
+    let out = tmp.join("unchanged");
+    let o = run("HEAD", &out);
+    assert_eq!(o.status.code(), Some(0));
 }

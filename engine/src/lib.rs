@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod build_info;
 pub mod classic;
 pub mod eval;
 pub mod outcome;

@@ -11,7 +11,8 @@ use wuzi_engine::{bench, suite, threat, Board, Engine, Limits, Params, Pos, Rule
 #[derive(Parser)]
 #[command(
     name = "wuzi",
-    version,
+    version = wuzi_engine::build_info::VERSION_WITH_COMMIT,
+    long_version = wuzi_engine::build_info::LONG_VERSION,
     about = "Gomoku/Renju engine: rules, analysis, suites"
 )]
 struct Cli {

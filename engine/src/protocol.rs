@@ -36,11 +36,12 @@ const QUICK_BELOW_MS: u64 = 15;
 /// Nodes searched when the clock is about to run out (a few milliseconds' work).
 pub const PANIC_NODES: u64 = 300;
 
-/// The brain's `ABOUT` line.
+/// The brain's `ABOUT` line; the version names the commit it was built from
+/// (`version="0.1.0 (abc1234)"`, see [`crate::build_info`]).
 pub fn about() -> String {
     format!(
         "name=\"wuzi\", version=\"{}\", author=\"wuzi developers\", country=\"China\"",
-        env!("CARGO_PKG_VERSION")
+        crate::build_info::VERSION_WITH_COMMIT
     )
 }
 

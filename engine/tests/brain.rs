@@ -261,8 +261,16 @@ fn about_start_sizes_and_unknown_commands() {
     let mut b = Brain::spawn(&[]);
     let about = b.ask("ABOUT");
     assert!(about.starts_with("name=\"wuzi\""), "{about}");
+    // The version names the commit the brain was built from: `0.1.0 (abc1234)`.
     assert!(
-        about.contains(&format!("version=\"{}\"", env!("CARGO_PKG_VERSION"))),
+        about.contains(&format!(
+            "version=\"{}\"",
+            wuzi_engine::build_info::VERSION_WITH_COMMIT
+        )),
+        "{about}"
+    );
+    assert!(
+        about.contains(&format!("version=\"{} (", env!("CARGO_PKG_VERSION"))),
         "{about}"
     );
     assert!(about.contains("author=\"wuzi developers\""), "{about}");
@@ -683,6 +691,46 @@ fn end_and_end_of_input_exit_promptly() {
         .wait_exit(Duration::from_secs(2))
         .expect("exit at end of input");
     assert!(status.success());
+}
+
+/// `--version` names the commit the binary was built from (short in `-V`, full in
+/// `--version`), the same one as `ABOUT` (issue 14: the gate reads it to tell builds apart).
+#[test]
+fn version_names_the_build_commit() {
+    use wuzi_engine::build_info::{self, BuildCommit};
+    for bin in [BRAIN, env!("CARGO_BIN_EXE_wuzi")] {
+        let o = Command::new(bin).arg("--version").output().expect("runs");
+        assert!(o.status.success());
+        let text = String::from_utf8_lossy(&o.stdout);
+        let first = text.lines().next().unwrap_or_default();
+        assert!(
+            first.ends_with(build_info::VERSION_WITH_COMMIT),
+            "{bin}: {text}"
+        );
+        let commit = build_info::commit_from_version_output(&text)
+            .unwrap_or_else(|| panic!("{bin}: no commit line in {text}"));
+        assert_eq!(commit, BuildCommit::current());
+        let short = Command::new(bin).arg("-V").output().expect("runs");
+        let short = String::from_utf8_lossy(&short.stdout);
+        assert!(
+            short.trim().ends_with(build_info::VERSION_WITH_COMMIT),
+            "{short}"
+        );
+    }
+    // Built in the project's git checkout, the stamp is a commit (with -dirty for local
+    // changes) and agrees with git.
+    let top = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let head = Command::new("git")
+        .arg("-C")
+        .arg(&top)
+        .args(["rev-parse", "HEAD"])
+        .output();
+    if let Ok(h) = head.filter(|h| h.status.success()) {
+        let head = String::from_utf8_lossy(&h.stdout).trim().to_string();
+        // build.rs reruns when HEAD moves, so a test build is never stale.
+        let c = BuildCommit::current();
+        assert_eq!(c.hash.as_deref(), Some(head.as_str()), "{c:?}");
+    }
 }
 
 #[test]

@@ -12,7 +12,11 @@ use wuzi_engine::Params;
 
 /// Gomocup brain for the wuzi engine: speaks the piskvork protocol on stdin/stdout.
 #[derive(Parser)]
-#[command(name = "pbrain-wuzi", version)]
+#[command(
+    name = "pbrain-wuzi",
+    version = wuzi_engine::build_info::VERSION_WITH_COMMIT,
+    long_version = wuzi_engine::build_info::LONG_VERSION
+)]
 struct Cli {
     /// Parameter file (TOML, `name = value`), as `wuzi --params`.
     #[arg(long = "params")]
