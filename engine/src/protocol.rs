@@ -8,6 +8,16 @@
 //!
 //! Stones are kept as moves in play order (a `BOARD` set-up is replayed move by move), so
 //! a change of rule in mid-game, a `TAKEBACK` and renju's history all stay exact.
+//!
+//! The Yixin-Board extensions (as Rapfi speaks them) are understood too: `INFO max_node N` and
+//! `INFO max_depth N` limit every search (0 lifts the limit) and, while either is set, the
+//! brain ignores the clock and searches on one thread, so its moves are a function of the
+//! position and its games are reproducible; `YXBOARD` sets a position up without a move;
+//! `YXSHOWFORBID` answers `FORBID ` and black's forbidden points as two-digit x then y, ended
+//! by `.` (`FORBID 0907.`; none unless renju with black to move); `YXHASHCLEAR` empties the
+//! transposition table; `SWAP2BOARD` plays the swap2 opening rule (see [`swap2`]).
+
+pub mod swap2;
 
 use crate::search::{mate_distance, Clock, Info};
 use crate::{Board, Engine, Limits, Params, Pos, Rule, Stone};
@@ -104,6 +114,12 @@ pub enum ProtocolError {
     /// A move was asked for but the board has no legal point left.
     #[error("no legal move left: the board is full")]
     NoMove,
+    /// A `SWAP2BOARD` line that is not `x,y`.
+    #[error("bad SWAP2BOARD line '{0}': expected x,y")]
+    BadSwap2Line(String),
+    /// `SWAP2BOARD` with a stone count other than 0, 3 or 5.
+    #[error("SWAP2BOARD with {0} stones: swap2 asks with 0, 3 or 5")]
+    Swap2Stones(usize),
 }
 
 /// One protocol command, as read from a line outside a `BOARD` block.
@@ -129,6 +145,14 @@ pub enum Command {
     Restart,
     /// `TAKEBACK x,y`: remove the stone at x,y.
     Takeback(usize, usize),
+    /// `YXBOARD`: a position follows as for `BOARD`; set it up without moving.
+    YxBoard,
+    /// `YXSHOWFORBID`: list black's forbidden points.
+    YxShowForbid,
+    /// `YXHASHCLEAR`: empty the transposition table.
+    YxHashClear,
+    /// `SWAP2BOARD`: the stones placed so far follow, one `x,y` a line, closed by `DONE`.
+    Swap2Board,
     /// Anything else (the line as given, trimmed).
     Unknown(String),
 }
@@ -183,6 +207,10 @@ impl Command {
                 let (x, y) = parse_pair(rest)?;
                 Command::Takeback(x, y)
             }
+            "YXBOARD" if rest.is_empty() => Command::YxBoard,
+            "YXSHOWFORBID" if rest.is_empty() => Command::YxShowForbid,
+            "YXHASHCLEAR" if rest.is_empty() => Command::YxHashClear,
+            "SWAP2BOARD" if rest.is_empty() => Command::Swap2Board,
             _ => Command::Unknown(line.to_string()),
         };
         Ok(Some(cmd))
@@ -351,6 +379,17 @@ pub struct Settings {
     pub max_memory: u64,
     /// `game_type` (0 human, 1 brain, 2 tournament, 3 network).
     pub game_type: u32,
+    /// `max_node` (Yixin-Board): most nodes per search.
+    pub max_nodes: Option<u64>,
+    /// `max_depth` (Yixin-Board): deepest iteration per search.
+    pub max_depth: Option<i32>,
+}
+
+impl Settings {
+    /// Is every search limited by nodes or depth rather than the clock (so reproducible)?
+    pub fn is_reproducible(&self) -> bool {
+        self.max_nodes.is_some() || self.max_depth.is_some()
+    }
 }
 
 impl Default for Settings {
@@ -361,12 +400,25 @@ impl Default for Settings {
             time_left: None,
             max_memory: 0,
             game_type: 0,
+            max_nodes: None,
+            max_depth: None,
         }
     }
 }
 
-/// The stones of a `BOARD` block read so far, and its first error.
-type BoardBlock = (Vec<(usize, usize, Owner)>, Option<ProtocolError>);
+/// Which command a block of stone lines belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockKind {
+    /// `BOARD`: set up, then move.
+    Board,
+    /// `YXBOARD`: set up only.
+    YxBoard,
+    /// `SWAP2BOARD`: `x,y` lines, alternately black and white.
+    Swap2,
+}
+
+/// A block being read: its kind, its stones so far, and its first error.
+type BoardBlock = (BlockKind, Vec<(usize, usize, Owner)>, Option<ProtocolError>);
 
 /// A Gomocup brain: the game, the manager's settings and a search engine.
 pub struct Brain {
@@ -443,9 +495,17 @@ impl Brain {
         self.folder.as_deref()
     }
 
-    /// The limits for a move when `elapsed_ms` have already passed since the command came.
+    /// The limits for a move when `elapsed_ms` have already passed since the command came:
+    /// `max_node`/`max_depth` when set (no clock then), else the time settings.
     pub fn limits(&self, elapsed_ms: u64) -> Limits {
         let s = &self.settings;
+        if s.is_reproducible() {
+            return Limits {
+                nodes: s.max_nodes,
+                depth: s.max_depth,
+                ..Limits::default()
+            };
+        }
         if s.timeout_turn == 0 {
             return Limits::nodes(QUICK_NODES);
         }
@@ -510,7 +570,20 @@ impl Brain {
                 .and_then(|()| self.answer(received, out)),
             Command::Takeback(x, y) => self.takeback(x, y).and_then(|()| Ok(reply(out, "OK")?)),
             Command::Board => {
-                self.block = Some((Vec::new(), None));
+                self.block = Some((BlockKind::Board, Vec::new(), None));
+                Ok(())
+            }
+            Command::YxBoard => {
+                self.block = Some((BlockKind::YxBoard, Vec::new(), None));
+                Ok(())
+            }
+            Command::Swap2Board => {
+                self.block = Some((BlockKind::Swap2, Vec::new(), None));
+                Ok(())
+            }
+            Command::YxShowForbid => self.show_forbid(out),
+            Command::YxHashClear => {
+                self.engine.new_game();
                 Ok(())
             }
             Command::Unknown(text) => Ok(reply(out, &format!("UNKNOWN command '{text}'"))?),
@@ -551,7 +624,6 @@ impl Brain {
             "thread_num" => {
                 let n = number()?.clamp(1, 256) as usize;
                 self.threads = n;
-                self.engine.set_threads(n);
                 self.hash_mb =
                     hash_for_memory(self.settings.max_memory, self.hash_wanted, self.threads);
             }
@@ -564,6 +636,12 @@ impl Brain {
                 self.set_rule(rule);
             }
             "folder" => self.folder = Some(value.to_string()),
+            // Yixin-Board: 0 (or less) lifts the limit.
+            "max_node" => self.settings.max_nodes = Some(number()?).filter(|&n| n > 0),
+            "max_depth" => {
+                let d = number()?.min(i32::MAX as u64) as i32;
+                self.settings.max_depth = Some(d).filter(|&d| d > 0);
+            }
             // Other keys (evaluate, ...) are informational: ignore them, as the protocol asks.
             _ => {}
         }
@@ -642,18 +720,26 @@ impl Brain {
             return Ok(Flow::Quit);
         }
         if word == "DONE" {
-            let (stones, error) = self.block.take().expect("in a block");
-            let result = match error {
-                Some(e) => Err(e.into()),
-                None => self
+            let (kind, stones, error) = self.block.take().expect("in a block");
+            let result = match (error, kind) {
+                (Some(e), _) => Err(e.into()),
+                (None, BlockKind::Board) => self
                     .set_up(&stones)
                     .and_then(|()| self.answer(received, out)),
+                (None, BlockKind::YxBoard) => self.set_up(&stones),
+                (None, BlockKind::Swap2) => self.swap2(&stones, received, out),
             };
             finish(result, out)?;
             return Ok(Flow::Continue);
         }
-        let (stones, error) = self.block.as_mut().expect("in a block");
-        match parse_board_line(text) {
+        let (kind, stones, error) = self.block.as_mut().expect("in a block");
+        let parsed = match kind {
+            BlockKind::Swap2 => parse_pair(text)
+                .map(|(x, y)| (x, y, Owner::Continuous))
+                .map_err(|_| ProtocolError::BadSwap2Line(text.to_string())),
+            _ => parse_board_line(text),
+        };
+        match parsed {
             Ok(s) => stones.push(s),
             Err(e) => {
                 error.get_or_insert(e);
@@ -706,14 +792,74 @@ impl Brain {
         Ok(())
     }
 
-    /// Searches for the brain's move, checks it, plays it and prints it.
-    fn answer(&mut self, received: Instant, out: &mut dyn Write) -> Result<(), Failure> {
+    /// Sizes the table and sets the threads for the next search: one thread under
+    /// `max_node`/`max_depth` (several threads would make the moves depend on timing).
+    fn prepare_search(&mut self) {
         if self.hash_in_use != self.hash_mb {
             // Free the old table before allocating the new one, to stay under the limit.
             self.engine.set_hash_mb(1);
             self.engine.set_hash_mb(self.hash_mb);
             self.hash_in_use = self.hash_mb;
         }
+        let threads = if self.settings.is_reproducible() {
+            1
+        } else {
+            self.threads
+        };
+        self.engine.set_threads(threads);
+    }
+
+    /// `YXSHOWFORBID`: `FORBID ` then each forbidden point as two-digit x and y, then `.`;
+    /// black's forbidden points when black is to move under renju, none otherwise (as Rapfi).
+    fn show_forbid(&mut self, out: &mut dyn Write) -> Result<(), Failure> {
+        let board = self.board.as_mut().ok_or(ProtocolError::NoGame)?;
+        let mut text = String::from("FORBID ");
+        if board.side_to_move() == Stone::Black {
+            for p in board.forbidden_points() {
+                text.push_str(&format!("{:02}{:02}", p.x(), p.y()));
+            }
+        }
+        text.push('.');
+        Ok(reply(out, &text)?)
+    }
+
+    /// `SWAP2BOARD`: sets the given stones up (alternately black and white) and answers as
+    /// [`swap2::decide`] chooses; the stones the brain places or plays are added to the board.
+    fn swap2(
+        &mut self,
+        stones: &[(usize, usize, Owner)],
+        received: Instant,
+        out: &mut dyn Write,
+    ) -> Result<(), Failure> {
+        if !matches!(stones.len(), 0 | 3 | 5) {
+            return Err(ProtocolError::Swap2Stones(stones.len()).into());
+        }
+        self.set_up(stones)?;
+        self.prepare_search();
+        let limits = self.limits_after(received);
+        let board = self.board.as_mut().expect("set up");
+        let answer = swap2::decide(&mut self.engine, board, &limits)
+            .ok_or(ProtocolError::Swap2Stones(stones.len()))?;
+        match &answer {
+            swap2::Swap2Answer::Place(placed) => {
+                for &p in placed {
+                    board.make(p).expect("legal stone");
+                }
+                self.me = None;
+            }
+            swap2::Swap2Answer::Move(p) => {
+                board.set_side_to_move(Stone::White);
+                board.make(*p).expect("legal move");
+                self.me = Some(Stone::White);
+            }
+            swap2::Swap2Answer::Swap => self.me = Some(Stone::Black),
+        }
+        Ok(reply(out, &answer.text())?)
+    }
+
+    /// Searches for the brain's move, checks it, plays it and prints it.
+    fn answer(&mut self, received: Instant, out: &mut dyn Write) -> Result<(), Failure> {
+        self.prepare_search();
         let me = self.me.expect("colour known before answering");
         let Some(board) = self.board.as_mut() else {
             return Err(ProtocolError::NoGame.into());
@@ -1109,6 +1255,197 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text, format!("{}\nOK\n", about()));
         assert_eq!(b.board().unwrap().size(), 10);
+    }
+
+    #[test]
+    fn parses_the_yixin_board_extensions() {
+        assert_eq!(
+            Command::parse("yxshowforbid"),
+            Ok(Some(Command::YxShowForbid))
+        );
+        assert_eq!(
+            Command::parse("YXHASHCLEAR\r\n"),
+            Ok(Some(Command::YxHashClear))
+        );
+        assert_eq!(Command::parse("SWAP2BOARD"), Ok(Some(Command::Swap2Board)));
+        assert_eq!(Command::parse("YXBOARD"), Ok(Some(Command::YxBoard)));
+        assert_eq!(
+            Command::parse("INFO MAX_NODE 5000"),
+            Ok(Some(Command::Info("max_node".into(), "5000".into())))
+        );
+    }
+
+    /// The messages of the last move, without time and speed (which vary run to run).
+    fn search_signature(b: &mut Brain, lines: &[&str]) -> (String, Vec<String>) {
+        let mut out = Vec::new();
+        for l in lines {
+            b.handle_line(l, &mut out).unwrap();
+        }
+        let text = String::from_utf8(out).unwrap();
+        let reply = text.lines().last().unwrap_or_default().to_string();
+        let messages = text
+            .lines()
+            .filter(|l| l.starts_with("MESSAGE"))
+            .map(|l| {
+                l.split_whitespace()
+                    .filter(|w| !w.ends_with("ms") && !w.ends_with("k/s"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        (reply, messages)
+    }
+
+    #[test]
+    fn max_node_and_max_depth_replace_the_clock() {
+        let mut b = brain();
+        send(
+            &mut b,
+            &["START 15", "INFO timeout_turn 5", "INFO max_node 2500"],
+        );
+        assert_eq!(b.limits(1000), Limits::nodes(2500));
+        assert!(b.settings().is_reproducible());
+        send(&mut b, &["INFO max_depth 4"]);
+        assert_eq!(
+            b.limits(0),
+            Limits {
+                nodes: Some(2500),
+                depth: Some(4),
+                ..Limits::default()
+            }
+        );
+        send(&mut b, &["INFO max_node 0", "INFO max_depth -1"]);
+        assert!(!b.settings().is_reproducible());
+        assert_eq!(b.limits(0), Limits::nodes(PANIC_NODES));
+        assert_eq!(
+            send(&mut b, &["INFO max_node many"]),
+            vec!["ERROR bad INFO value 'many' for max_node"]
+        );
+    }
+
+    /// Under `max_node` the brain plays exactly what the engine plays with that node limit on
+    /// one thread, whatever `thread_num` says, and replays itself move for move.
+    #[test]
+    fn node_limited_brain_plays_the_engines_moves() {
+        for moves in ["h8 i9", "h8 i9 j8 g8 h10", "h8 h9 i8 g8 j8 k8 i7"] {
+            let list = Pos::parse_list(moves, 15).unwrap();
+            let board = Board::from_moves(15, Rule::Renju, &list).unwrap();
+            let mut engine = Engine::new(Params::default(), 1, 1);
+            let expected = engine
+                .search(&board, &Limits::nodes(1500), None)
+                .best
+                .unwrap();
+            let mut lines = vec![
+                "START 15".to_string(),
+                "INFO rule 4".into(),
+                "INFO thread_num 4".into(),
+                "INFO timeout_turn 1".into(),
+                "INFO max_node 1500".into(),
+                "BOARD".into(),
+            ];
+            // Owners from the side to move's view: its own stones are 1.
+            let me = board.side_to_move();
+            for r in board.history() {
+                let who = if r.stone == me { 1 } else { 2 };
+                lines.push(format!("{},{},{who}", r.pos.x(), r.pos.y()));
+            }
+            lines.push("DONE".into());
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            let first = search_signature(&mut brain(), &lines);
+            assert_eq!(coords(&first.0), expected, "{moves}");
+            assert_eq!(search_signature(&mut brain(), &lines), first, "{moves}");
+        }
+    }
+
+    #[test]
+    fn hash_clear_makes_the_next_search_start_afresh() {
+        let mut b = brain();
+        let setup = ["START 15", "INFO max_node 3000", "INFO rule 4"];
+        send(&mut b, &setup);
+        let position = ["BOARD", "7,7,2", "8,8,1", "8,7,2", "DONE"];
+        let fresh = search_signature(&mut b, &position);
+        // Searched again over the filled table, the same position reads differently...
+        let warm = search_signature(&mut b, &position);
+        assert_ne!(
+            warm.1, fresh.1,
+            "the table made no difference: the test proves nothing"
+        );
+        // ...and after YXHASHCLEAR exactly as the first time. No reply to the command itself.
+        assert!(send(&mut b, &["YXHASHCLEAR"]).is_empty());
+        assert_eq!(search_signature(&mut b, &position), fresh);
+    }
+
+    #[test]
+    fn show_forbid_lists_blacks_forbidden_points_as_rapfi_does() {
+        let mut b = brain();
+        send(&mut b, &["START 15", "INFO rule 4"]);
+        // Black to move with double-threes at 7,7 (6,7 8,7 / 7,6 7,8), 4,9 (4,10 4,11 / the
+        // split three 6,7 7,6) and 4,12 (2,12 3,12 / 4,10 4,11), listed row by row. Rapfi
+        // 0.43 answers this very position with the same line.
+        let black = ["6,7", "8,7", "7,6", "7,8", "2,12", "3,12", "4,11", "4,10"];
+        let white = ["0,0", "0,2", "0,4", "0,14", "14,0", "14,2", "14,4", "14,6"];
+        let mut lines = vec!["YXBOARD".to_string()];
+        for (bl, wh) in black.iter().zip(white) {
+            lines.push(format!("{bl},1"));
+            lines.push(format!("{wh},2"));
+        }
+        lines.push("DONE".into());
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        // YXBOARD sets up without a move.
+        assert!(send(&mut b, &lines).is_empty());
+        assert_eq!(b.board().unwrap().stone_count(), 16);
+        assert_eq!(
+            send(&mut b, &["YXSHOWFORBID"]),
+            vec!["FORBID 070704090412."]
+        );
+        // White to move: nothing listed.
+        send(&mut b, &["YXBOARD", "6,7,1", "8,7,2", "7,6,1", "DONE"]);
+        assert_eq!(send(&mut b, &["YXSHOWFORBID"]), vec!["FORBID ."]);
+        // Freestyle: no forbidden points.
+        send(&mut b, &["INFO rule 0"]);
+        send(&mut b, &lines);
+        assert_eq!(send(&mut b, &["YXSHOWFORBID"]), vec!["FORBID ."]);
+        let mut fresh = brain();
+        assert_eq!(
+            send(&mut fresh, &["YXSHOWFORBID"]),
+            vec!["ERROR no game: send START first"]
+        );
+    }
+
+    #[test]
+    fn swap2board_answers_in_the_protocols_forms() {
+        let mut b = brain();
+        send(&mut b, &["START 15", "INFO max_node 2000"]);
+        // Empty board: three stones.
+        let r = send(&mut b, &["SWAP2BOARD", "DONE"]);
+        let stones: Vec<Pos> = r[0].split(' ').map(coords).collect();
+        assert_eq!(stones.len(), 3, "{r:?}");
+        assert_eq!(b.board().unwrap().stone_count(), 3);
+        // Three stones that favour black: the brain takes black.
+        let r = send(&mut b, &["SWAP2BOARD", "7,7", "0,0", "8,7", "DONE"]);
+        assert_eq!(r, vec!["SWAP"]);
+        assert_eq!(b.colour(), Some(Stone::Black));
+        // Five stones, white well placed: the brain stays white and plays the sixth stone.
+        let r = send(
+            &mut b,
+            &["SWAP2BOARD", "0,0", "7,7", "14,14", "8,7", "0,14", "DONE"],
+        );
+        let p = coords(&r[0]);
+        assert_eq!(b.board().unwrap().stone_at(p), Some(Stone::White));
+        assert_eq!(b.colour(), Some(Stone::White));
+        // Bad counts and lines are errors; the game goes on.
+        let r = send(&mut b, &["SWAP2BOARD", "7,7", "8,8", "DONE"]);
+        assert_eq!(
+            r,
+            vec!["ERROR SWAP2BOARD with 2 stones: swap2 asks with 0, 3 or 5"]
+        );
+        let r = send(&mut b, &["SWAP2BOARD", "7,7,1", "DONE"]);
+        assert!(
+            r[0].starts_with("ERROR bad SWAP2BOARD line '7,7,1'"),
+            "{r:?}"
+        );
+        let r = send(&mut b, &["SWAP2BOARD", "7,7", "7,7", "8,8", "DONE"]);
+        assert_eq!(r, vec!["ERROR 7,7 is already occupied"]);
     }
 
     #[test]

@@ -296,7 +296,8 @@ fn about_start_sizes_and_unknown_commands() {
     assert_eq!(b.reply(), about);
     let r = b.ask("FROBNICATE 1,2");
     assert!(r.starts_with("UNKNOWN ") && r.contains("FROBNICATE"), "{r}");
-    let r = b.ask("SWAP2BOARD");
+    // Extensions the brain does not implement are unknown, not errors.
+    let r = b.ask("YXNBEST 2");
     assert!(r.starts_with("UNKNOWN "), "{r}");
     // INFO has no reply, even for keys the brain does not know.
     b.send("INFO evaluate 7,7");
@@ -725,7 +726,7 @@ fn version_names_the_build_commit() {
         .arg(&top)
         .args(["rev-parse", "HEAD"])
         .output();
-    if let Ok(h) = head.filter(|h| h.status.success()) {
+    if let Some(h) = head.ok().filter(|h| h.status.success()) {
         let head = String::from_utf8_lossy(&h.stdout).trim().to_string();
         // build.rs reruns when HEAD moves, so a test build is never stale.
         let c = BuildCommit::current();
@@ -817,4 +818,94 @@ fn memory_stays_under_max_memory() {
         peak > limit,
         "the default hash was not allocated: peak {peak}"
     );
+}
+
+/// Two node-limited brains (`INFO max_node`, with `thread_num 2` and a tight `timeout_turn`
+/// that must not matter) play exactly the game two in-process engines play with the same node
+/// limit, one thread and the same table size, move for move, every time (issue 10: games of
+/// brains become reproducible, and a brain is the engine).
+#[test]
+fn node_limited_brains_play_the_in_process_engines_game() {
+    use wuzi_engine::{Engine, Limits, Params};
+    let _cpu = CPU.read().unwrap();
+    const NODES: u64 = 1000;
+    const PLIES: usize = 24;
+    // The in-process game: one engine per side, each keeping its table between moves.
+    let mut engines = [
+        Engine::new(Params::default(), 4, 1),
+        Engine::new(Params::default(), 4, 1),
+    ];
+    let mut board = Board::new(15, Rule::Renju).unwrap();
+    let mut expected = Vec::new();
+    for ply in 0..PLIES {
+        let r = engines[ply % 2].search(&board, &Limits::nodes(NODES), None);
+        let Some(p) = r.best else { break };
+        board.make(p).unwrap();
+        expected.push(p);
+        if board.outcome().is_some() {
+            break;
+        }
+    }
+    let game = || {
+        let mut brains = [0, 1].map(|_| {
+            let mut b = Brain::spawn(&["--hash-mb", "4"]);
+            assert_eq!(b.ask("START 15"), "OK");
+            for info in [
+                "INFO rule 4",
+                "INFO thread_num 2",
+                "INFO timeout_turn 1",
+                "INFO timeout_match 1000",
+            ] {
+                b.send(info);
+            }
+            b.send(&format!("INFO max_node {NODES}"));
+            b
+        });
+        let mut moves = vec![brains[0].ask_move("BEGIN")];
+        while moves.len() < expected.len() {
+            let last = *moves.last().unwrap();
+            let next = brains[moves.len() % 2].ask_move(&format!("TURN {}", coords(last)));
+            moves.push(next);
+        }
+        moves
+    };
+    assert_eq!(game(), expected);
+    assert_eq!(game(), expected);
+}
+
+/// YXSHOWFORBID, YXBOARD, YXHASHCLEAR and SWAP2BOARD over pipes, as a Yixin-Board-class
+/// manager sends them.
+#[test]
+fn yixin_board_extensions_over_pipes() {
+    let _cpu = CPU.read().unwrap();
+    let mut b = Brain::spawn(&["--hash-mb", "4"]);
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send("INFO rule 4");
+    b.send("INFO max_node 1500");
+    // Black to move, double-three at 7,7.
+    for l in [
+        "YXBOARD", "6,7,1", "0,0,2", "8,7,1", "0,2,2", "7,6,1", "0,4,2", "7,8,1", "0,14,2", "DONE",
+    ] {
+        b.send(l);
+    }
+    b.send("YXHASHCLEAR");
+    assert_eq!(b.ask("YXSHOWFORBID"), "FORBID 0707.");
+    // The brain, black, never plays there.
+    b.send("BOARD");
+    for l in [
+        "6,7,1", "0,0,2", "8,7,1", "0,2,2", "7,6,1", "0,4,2", "7,8,1", "0,14,2",
+    ] {
+        b.send(l);
+    }
+    assert_ne!(b.ask_move("DONE"), Pos::new(7, 7));
+    // Swap2: three stones on an empty board, then a choice on three stones.
+    b.send("SWAP2BOARD");
+    let r = b.ask("DONE");
+    assert_eq!(r.split(' ').filter_map(parse_move).count(), 3, "{r}");
+    for l in ["SWAP2BOARD", "7,7", "0,0", "8,7"] {
+        b.send(l);
+    }
+    assert_eq!(b.ask("DONE"), "SWAP");
+    b.send("END");
+    assert!(b.wait_exit(Duration::from_secs(5)).is_some());
 }
