@@ -20,12 +20,14 @@
 //! By default the candidate is this build's engine with `suites/params/default.toml` and the
 //! baseline this build's engine with `suites/params/baseline.toml` (a pinned copy of the
 //! parameters that last passed); both play node-limited games, which are reproducible. With
-//! [`Baseline::GitRef`] the baseline is another build of the engine: the reference is checked
-//! out into a temporary `git worktree`, its `pbrain-wuzi` is built there and copied into the
-//! output folder, and the worktree is removed (also when the build fails). The candidate is then
-//! the current tree's `pbrain-wuzi`, built the same way, so both sides go through the same
-//! Gomocup protocol and the same time management. The protocol has no node limit, so those games
-//! are played at a fixed time per move ([`DEFAULT_MOVE_MS`]).
+//! [`Baseline::GitRef`] the baseline is another build of the engine: the reference's own code,
+//! built in its own cargo target folder ([`build_brains`]), and the candidate the working tree's
+//! `pbrain-wuzi`, so both sides go through the same Gomocup protocol. Each must report its
+//! commit (`pbrain-wuzi --version`) or the gate stops (exit 2). Both play at the candidate's
+//! node limit (`--nodes`), sent as the Yixin-Board `INFO max_node`, under which `pbrain-wuzi`
+//! searches on one thread and ignores the clock: the same seed replays the same games, and a
+//! brain plays exactly what the in-process engine plays at that limit. `move_ms` plays at a
+//! fixed time per move instead.
 //!
 //! # Defaults and why
 //!
@@ -104,8 +106,6 @@ pub const DEFAULT_PAIRS: u64 = 1000;
 pub const DEFAULT_ELO0: f64 = -20.0;
 /// H1 of the default SPRT: the candidate is as strong as the baseline.
 pub const DEFAULT_ELO1: f64 = 0.0;
-/// Time per move of games between built brains ([`Baseline::GitRef`]), in milliseconds.
-pub const DEFAULT_MOVE_MS: u64 = 50;
 /// Cargo profile of the brains built for [`Baseline::GitRef`].
 pub const DEFAULT_BUILD_PROFILE: &str = "release";
 /// The suites run before the games.
@@ -227,7 +227,8 @@ pub enum Baseline {
     /// A player of this build (normally the engine with `suites/params/baseline.toml`).
     Player(PlayerSpec),
     /// Another build of the engine: a git reference (branch, tag, commit) of the repository,
-    /// built into a temporary worktree and played as a Gomocup brain.
+    /// checked out into a temporary worktree, built ([`build_brains`]) and played as a Gomocup
+    /// brain.
     GitRef(String),
 }
 
@@ -262,8 +263,9 @@ pub struct GateConfig {
     /// Cargo profile of the brain builds ([`DEFAULT_BUILD_PROFILE`]; `dev` builds faster and
     /// plays slower, which suits checks of the gate itself).
     pub build_profile: String,
-    /// Time per move of the built brains, in milliseconds.
-    pub move_ms: u64,
+    /// Time per move of the built brains, in milliseconds, instead of the candidate's node and
+    /// depth limits (`None`, the default: node-limited games, which are reproducible).
+    pub move_ms: Option<u64>,
 }
 
 impl GateConfig {
@@ -284,7 +286,7 @@ impl GateConfig {
             repo: PathBuf::from("."),
             build_dir: None,
             build_profile: DEFAULT_BUILD_PROFILE.to_string(),
-            move_ms: DEFAULT_MOVE_MS,
+            move_ms: None,
         }
     }
 }
@@ -671,12 +673,7 @@ fn gate_players(
         }
         Baseline::GitRef(reference) => {
             let built = build_brains(config, reference, observer)?;
-            let limits = |p: &PlayerSpec| PlayerLimits {
-                move_ms: Some(config.move_ms),
-                threads: p.limits.threads,
-                hash_mb: p.limits.hash_mb,
-                ..PlayerLimits::default()
-            };
+            let limits = |p: &PlayerSpec| brain_limits(config, &p.limits);
             let sets: Vec<String> = candidate
                 .params_diff()
                 .iter()
@@ -717,6 +714,27 @@ fn own_brain_options() -> Box<crate::external::BrainOptions> {
         settle_ms: Some(0),
         ..Default::default()
     })
+}
+
+/// The limits of both built brains: the candidate's node and depth limits (sent to the brains
+/// as `INFO max_node`/`INFO max_depth`, under which `pbrain-wuzi` searches on one thread and
+/// ignores the clock, so the games are reproducible), or `move_ms` per move when set.
+fn brain_limits(config: &GateConfig, candidate: &PlayerLimits) -> PlayerLimits {
+    match config.move_ms {
+        Some(ms) => PlayerLimits {
+            move_ms: Some(ms),
+            threads: candidate.threads,
+            hash_mb: candidate.hash_mb,
+            ..PlayerLimits::default()
+        },
+        None => PlayerLimits {
+            nodes: candidate.nodes,
+            depth: candidate.depth,
+            threads: 1,
+            hash_mb: candidate.hash_mb,
+            ..PlayerLimits::default()
+        },
+    }
 }
 
 /// The match configuration of the gate, validated.
@@ -1591,6 +1609,29 @@ mod tests {
         ] {
             assert_eq!(d.verdict().exit_code(), 1);
         }
+    }
+
+    /// Built brains play at the candidate's node limit on one thread (reproducible), or at
+    /// `move_ms` when it is set.
+    #[test]
+    fn built_brains_get_node_limits_unless_timed() {
+        let candidate = PlayerLimits {
+            nodes: Some(1500),
+            threads: 4,
+            hash_mb: 8,
+            ..PlayerLimits::default()
+        };
+        let spec = PlayerSpec::engine("c", &wuzi_engine::Params::default(), candidate.clone());
+        let mut config = GateConfig::new(spec, Baseline::GitRef("HEAD".into()));
+        let l = brain_limits(&config, &candidate);
+        assert_eq!(
+            (l.nodes, l.move_ms, l.threads, l.hash_mb),
+            (Some(1500), None, 1, 8)
+        );
+        assert!(l.is_deterministic());
+        config.move_ms = Some(40);
+        let l = brain_limits(&config, &candidate);
+        assert_eq!((l.nodes, l.move_ms, l.threads), (None, Some(40), 4));
     }
 
     #[test]

@@ -1184,7 +1184,7 @@ fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
 accepted H0, or the budget ran out with LLR < 0 and the Elo interval below 0), 2 could not run \
 (bad input, unreadable suites, a failed build).\n\nExamples:\n  wuzi-arena gate\n  wuzi-arena \
 gate --candidate 'params=new.toml' --pairs 2000\n  wuzi-arena gate --baseline-ref origin/main \
---move-ms 50 --pairs 600"
+--pairs 600"
 )]
 struct GateArgs {
     /// The candidate, a player spec of this build's engine [default:
@@ -1201,8 +1201,8 @@ struct GateArgs {
     #[arg(long, value_name = "FILE")]
     engines: Option<PathBuf>,
     /// Use another build as the baseline: check GIT_REF out into a temporary worktree, build its
-    /// pbrain-wuzi (and the current tree's, as the candidate) and play them as Gomocup brains
-    /// at --move-ms per move.
+    /// pbrain-wuzi (and the current tree's, as the candidate), check that each reports its
+    /// commit, and play them as Gomocup brains at --nodes per move (INFO max_node).
     #[arg(long, value_name = "GIT_REF")]
     baseline_ref: Option<String>,
     /// The repository of --baseline-ref (any folder inside it).
@@ -1216,9 +1216,10 @@ struct GateArgs {
     /// Cargo profile of the --baseline-ref builds (dev builds faster, plays slower).
     #[arg(long, default_value = wuzi_arena::gate::DEFAULT_BUILD_PROFILE)]
     build_profile: String,
-    /// Time per move of the built brains (--baseline-ref), ms.
-    #[arg(long, default_value_t = wuzi_arena::gate::DEFAULT_MOVE_MS)]
-    move_ms: u64,
+    /// Timed games for the built brains (--baseline-ref): ms per move instead of --nodes (the
+    /// games are then not reproducible).
+    #[arg(long)]
+    move_ms: Option<u64>,
     /// A suite folder or file to run first; repeatable [default: suites/rules, suites/tactics].
     #[arg(long = "suite", value_name = "PATH")]
     suites: Vec<PathBuf>,

@@ -12,6 +12,7 @@ use std::process::{Command, Output};
 
 use wuzi_arena::gate::{self, Baseline, Decision, GateConfig, GateReport, Verdict};
 use wuzi_arena::player::{PlayerLimits, PlayerSpec};
+use wuzi_arena::record::{read_records, GameRecord};
 
 /// The weakened parameter set: open threes and open fours valued far too low.
 const WEAK: &str = "set=w_open_three=20,set=w_open_four=100";
@@ -605,9 +606,19 @@ fn builds_outside_a_checkout_report_unknown() {
     );
 }
 
+/// The records of a run folder's games by (pair, game), timings zeroed.
+fn run_records(dir: &Path) -> std::collections::BTreeMap<(u64, u8), GameRecord> {
+    read_records(&dir.join("games.jsonl"))
+        .expect("games.jsonl")
+        .records
+        .iter()
+        .map(|r| (r.key(), r.without_timing()))
+        .collect()
+}
+
 /// Issue 14's "done when", with the fake engine: a commit that weakens the brain fails
 /// `gate --baseline-ref HEAD~1` (exit 1) and the unchanged tree passes against HEAD (exit 0);
-/// both reports name both commits.
+/// both reports name both commits; both brains get the gate's node limit as `INFO max_node`.
 #[test]
 fn baseline_ref_fails_a_weakened_commit_and_passes_an_unchanged_tree() {
     let tmp = Tmp::new("ref-verdicts");
@@ -677,6 +688,75 @@ fn baseline_ref_fails_a_weakened_commit_and_passes_an_unchanged_tree() {
         md.contains(&format!("| baseline commit | `{weak}` |")),
         "{md}"
     );
+    // Node-limited games (issue 10): --nodes reaches both brains as INFO max_node.
+    let records = run_records(&out.join(gate::MATCH_DIR));
+    let first = records.values().next().expect("games");
+    for side in [&first.black, &first.white] {
+        let given = side.given.as_deref().unwrap_or_default();
+        assert!(given.contains("INFO max_node 2000"), "{given}");
+    }
+}
+
+/// This build's `pbrain-wuzi` (a no-op cargo build when it is fresh, as in
+/// `cargo test --workspace`), for the node-limited brain checks below.
+fn pbrain() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/<test>")
+        .to_path_buf();
+    let target = profile_dir.parent().expect("target directory");
+    let profile = match profile_dir.file_name().and_then(|s| s.to_str()) {
+        Some("debug") | None => "dev".to_string(),
+        Some(other) => other.to_string(),
+    };
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let o = Command::new(cargo)
+        .current_dir(workspace())
+        .args(["build", "-q", "-p", "wuzi-engine", "--bin", "pbrain-wuzi"])
+        .args(["--profile", &profile, "--target-dir"])
+        .arg(target)
+        .output()
+        .expect("cargo runs");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    profile_dir.join(format!("pbrain-wuzi{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// A match of two players (specs) at 600 nodes per move, one random opening per pair, into
+/// `out`; its records by (pair, game), timings zeroed.
+fn node_match(a: &str, b: &str, out: &Path) -> std::collections::BTreeMap<(u64, u8), GameRecord> {
+    let o = Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
+        .current_dir(workspace())
+        .args(["match", "--player", a, "--player", b])
+        .args(["--nodes", "600", "--pairs", "3", "--openings", "random:3"])
+        .args(["--seed", "5", "--concurrency", "2", "--quiet", "--out"])
+        .arg(out)
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    run_records(out)
+}
+
+/// What `gate --baseline-ref` rests on (issue 10): a node-limited `pbrain-wuzi` played as an
+/// external brain (`nodes=`, sent as `INFO max_node`) plays exactly the in-process engine's
+/// moves, and its games replay identically.
+#[test]
+fn node_limited_brains_play_the_in_process_engines_games() {
+    let tmp = Tmp::new("brain-vs-engine");
+    let brain = pbrain().display().to_string();
+    let ext = |name: &str| format!("{name},cmd={brain},nodes=600");
+    let played = node_match(&ext("a"), &ext("b"), &tmp.join("brains"));
+    let again = node_match(&ext("a"), &ext("b"), &tmp.join("again"));
+    let engines = node_match("a", "b", &tmp.join("engines"));
+    assert_eq!(played.len(), 6);
+    assert_eq!(played, again, "node-limited brains replay differently");
+    for (key, game) in &played {
+        let engine = &engines[key];
+        let moves = |g: &GameRecord| g.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+        assert_eq!(moves(game), moves(engine), "game {key:?}");
+        assert_eq!((game.winner, &game.reason), (engine.winner, &engine.reason));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -782,8 +862,11 @@ fn clone_project(dir: &Path) -> PathBuf {
 /// Issue 14's "done when" with the real engine, in a scratch clone: a commit that lowers the
 /// built-in `w_open_three` from 110 to 5 (about -127 Elo) fails `gate --baseline-ref HEAD~1`
 /// with exit 1, the unchanged tree passes `--baseline-ref HEAD` with exit 0, and the two built
-/// brains differ and name their commits. Release builds go to `target/gate-test-build`, kept
-/// between runs (a commit's checked brain is reused).
+/// brains differ and name their commits. The games are node-limited (the gate's default 2000
+/// nodes per move), so a second run with the same seed replays the same games (issue 10).
+/// Release builds go to `target/gate-test-build`, kept between runs (a commit's checked brain
+/// is reused). Measured: two release builds of about 4 minutes each on a busy 2-core machine,
+/// then seconds of games.
 #[test]
 #[ignore = "release builds of the engine in a scratch clone, then games"]
 fn real_engine_weakened_commit_fails_and_unchanged_tree_passes() {
@@ -809,8 +892,6 @@ fn real_engine_weakened_commit_fails_and_unchanged_tree_passes() {
                 "--no-suites",
                 "--pairs",
                 "150",
-                "--move-ms",
-                "50",
                 "--concurrency",
                 "2",
                 "--repo",
@@ -846,7 +927,38 @@ fn real_engine_weakened_commit_fails_and_unchanged_tree_passes() {
     let cand = std::fs::read(out.join("bin/candidate/pbrain-wuzi")).expect("candidate");
     assert!(base != cand, "the two brains are the same binary");
 
+    // The same gate again: the baseline comes from the build folder, the games are the same.
+    let again = tmp.join("weakened-again");
+    let o = run("HEAD~1", &again);
+    assert_eq!(o.status.code(), Some(1));
+    let (first, second) = (
+        run_records(&out.join(gate::MATCH_DIR)),
+        run_records(&again.join(gate::MATCH_DIR)),
+    );
+    let report = |dir: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(gate::REPORT_JSON)).unwrap())
+            .unwrap()
+    };
+    assert_eq!(
+        report(&out)["games"]["penta"],
+        report(&again)["games"]["penta"]
+    );
+    // Games still in flight at the decision may differ in number; every game both played
+    // (all the counted ones among them) is the same.
+    let counted = report(&out)["games"]["games"].as_u64().unwrap() as usize;
+    let common: Vec<_> = first.keys().filter(|k| second.contains_key(k)).collect();
+    assert!(
+        common.len() >= counted,
+        "{} common, {counted} counted",
+        common.len()
+    );
+    for k in common {
+        assert_eq!(first[k], second[k], "game {k:?} differs between two runs");
+    }
+
     let out = tmp.join("unchanged");
     let o = run("HEAD", &out);
     assert_eq!(o.status.code(), Some(0));
+    // Identical deterministic brains mirror every pair.
+    assert_eq!(report(&out)["decision"], "sprt-h1");
 }
