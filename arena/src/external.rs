@@ -61,7 +61,9 @@
 //! that exits or closes its output loses as `crash`. After any such failure the process is
 //! killed, and the next game starts a new one in the same working folder, so a run goes on.
 //! Dropping the player sends `END` in the background and kills the brain if it has not exited
-//! after `end-ms`; the run does not wait ([`wait_for_exits`] does, at the end of a program).
+//! after `end-ms`; games go on meanwhile, and only the end of a run waits for these exits
+//! ([`wait_for_exits`]). A brain runs in its own process group and is killed with the whole
+//! group, so a wrapper script that does not `exec` its engine leaves nothing running.
 //!
 //! The brain's standard error goes to `stderr.log` in its working folder; the last line of it
 //! is quoted when a brain crashes. A brain that reads files relative to its working folder
@@ -252,6 +254,8 @@ struct Process {
     last_output: Arc<AtomicU64>,
     /// The settle gap.
     settle: Duration,
+    /// Set once the process group has been killed and the brain reaped.
+    killed: bool,
 }
 
 impl Process {
@@ -261,13 +265,19 @@ impl Process {
             Ok(f) => (Stdio::from(f), Some(log)),
             Err(_) => (Stdio::null(), None),
         };
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()?;
+            .stderr(stderr);
+        // Its own process group, so that killing the brain also ends what it started: a
+        // wrapper script that runs the engine without `exec` would otherwise leave the
+        // engine running (and searching) after every kill.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn()?;
         let born = Instant::now();
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
@@ -297,6 +307,7 @@ impl Process {
             born,
             last_output,
             settle: Duration::from_millis(settle_ms),
+            killed: false,
         })
     }
 
@@ -371,9 +382,9 @@ impl Process {
             let _ = self.send("END");
         }
         self.stdin = None;
-        if wait_exit(&mut self.child, Duration::from_millis(grace_ms)).is_none() {
-            self.kill();
-        }
+        // Killed also after a clean exit: what the brain started must not outlive it.
+        let _ = wait_exit(&mut self.child, Duration::from_millis(grace_ms));
+        self.kill();
     }
 
     /// [`Process::stop`] on a background thread, so a brain slow to exit does not hold up
@@ -394,9 +405,14 @@ impl Process {
         }
     }
 
-    /// Kills the brain and reaps it.
+    /// Kills the brain and everything it started (its process group), and reaps it.
     fn kill(&mut self) {
         self.stdin = None;
+        if self.killed {
+            return;
+        }
+        self.killed = true;
+        kill_group(&self.child);
         if !matches!(self.child.try_wait(), Ok(Some(_))) {
             let _ = self.child.kill();
             let _ = self.child.wait();
@@ -408,6 +424,22 @@ impl Drop for Process {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// Sends SIGKILL to the brain's process group (the brain is its leader, see
+/// [`Process::spawn`]): children a brain left behind die with it, also after the brain itself
+/// exited. Without Unix process groups only the brain itself is killed.
+fn kill_group(child: &Child) {
+    #[cfg(unix)]
+    if let Ok(pgid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid only signals that process group; an empty or
+        // vanished group gives ESRCH, which is ignored.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = child;
 }
 
 /// The instant `ms` milliseconds from now (capped at a day, so no limit can overflow).

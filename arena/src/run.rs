@@ -160,7 +160,21 @@ pub fn load_run_records(config: &RunConfig, dir: &Path, repair: bool) -> Result<
 /// pairs in pair order, as [`merge`] does, stopping at the first pair after which the SPRT
 /// decides: pairs are counted only once all pairs before them are finished, whichever shard
 /// plays them, so the decision is the one `merge` reaches whatever the shards' speeds.
+///
+/// Returns once every external brain of the run has exited (they are sent `END` as their
+/// players are dropped, and killed after their grace), so no brain outlives the run.
 pub fn run(
+    config: &RunConfig,
+    opts: &RunOptions,
+    observer: &mut dyn FnMut(&Progress<'_>),
+) -> Result<RunOutcome> {
+    let outcome = play_run(config, opts, observer);
+    crate::external::wait_for_exits();
+    outcome
+}
+
+/// [`run`] without the wait for external brains' exits.
+fn play_run(
     config: &RunConfig,
     opts: &RunOptions,
     observer: &mut dyn FnMut(&Progress<'_>),

@@ -18,6 +18,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use wuzi_arena::config::{Matchup, RunConfig, RunKind};
 use wuzi_arena::external::ExternalPlayer;
@@ -776,6 +777,54 @@ fn noise_control_bytes_banner_and_crlf_are_skipped_and_recorded() {
     );
     // The brain's MESSAGE with control bytes was skipped, not taken for stats or a move.
     assert!(records.iter().all(|r| r.moves.iter().all(|m| m.ms < 2_000)));
+}
+
+/// A wrapper that does not `exec` its engine and starts a helper beside it that never ends
+/// (so the wrapper never exits by itself either): their process ids go to `pids`.
+#[cfg(unix)]
+const LEAVES_CHILDREN: &str = r#"sleep 600 &
+echo $! > pids
+"$1" <&0 &
+echo $! >> pids
+wait
+"#;
+
+/// Whether process `pid` is gone (or a zombie nobody reaps: this container's init may not).
+#[cfg(unix)]
+fn process_is_gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Regression: killing a wrapper script left the engine it started (and anything else)
+/// running after every game, tests included.
+#[cfg(unix)]
+#[test]
+fn nothing_a_brain_started_outlives_it() {
+    let tmp = Tmp::new("children");
+    let brain = wrapped(&tmp, "children", LEAVES_CHILDREN);
+    let dir = tmp.join("d");
+    let spec = format!(
+        "name=ext,{brain},dir={},move-ms=100,hash-mb=4",
+        dir.display()
+    );
+    let records = run_against_engine(&tmp, "run", &spec, 1);
+    assert!(records.iter().all(record_played_out), "{records:?}");
+    wuzi_arena::external::wait_for_exits();
+    let pids = std::fs::read_to_string(dir.join("pids")).expect("the wrapper wrote its pids");
+    let pids: Vec<&str> = pids.split_whitespace().collect();
+    assert_eq!(pids.len(), 2, "{pids:?}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !pids.iter().all(|p| process_is_gone(p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for pid in &pids {
+        assert!(process_is_gone(pid), "process {pid} outlived its brain");
+    }
 }
 
 #[cfg(unix)]
