@@ -117,17 +117,17 @@ declare_params! {
     /// Cell where a stone makes five (the side has a four there).
     w_five = 2000, 200..=20000, step 100.0;
     /// Cell where a stone makes an open four (the side has an open three).
-    w_open_four = 700, 50..=5000, step 40.0;
+    w_open_four = 1397, 50..=5000, step 40.0;
     /// Cell where a stone makes two fours on one line.
     w_double_four_line = 700, 50..=5000, step 40.0;
     /// Cell where a stone makes a simple four (the side has a closed three or split shape).
-    w_four = 160, 10..=2000, step 10.0;
+    w_four = 555, 10..=2000, step 10.0;
     /// Cell where a stone makes an open three (open or split).
-    w_open_three = 110, 5..=1000, step 8.0;
+    w_open_three = 268, 5..=1000, step 8.0;
     /// Cell where a stone makes a closed three.
-    w_three = 30, 0..=500, step 3.0;
+    w_three = 73, 0..=500, step 3.0;
     /// Cell where a stone makes an open two.
-    w_open_two = 22, 0..=300, step 2.0;
+    w_open_two = 16, 0..=300, step 2.0;
     /// Cell where a stone makes a closed two.
     w_two = 6, 0..=100, step 1.0;
     /// Cell where a stone makes an open one (room for an open two).
@@ -135,29 +135,29 @@ declare_params! {
     /// Cell where a stone makes a closed one.
     w_one = 0, 0..=20, step 0.5;
     /// Extra for a cell where a stone makes a four and an open three at once.
-    w_four_three = 900, 0..=8000, step 50.0;
+    w_four_three = 1953, 0..=8000, step 50.0;
     /// Extra for a cell where a stone makes two open threes (never for renju black).
-    w_double_three = 400, 0..=5000, step 30.0;
+    w_double_three = 115, 0..=5000, step 30.0;
     /// Extra for a cell where a stone makes two fours in different lines (never for renju black).
     w_double_four = 1200, 0..=8000, step 60.0;
     /// Extra for a cell where a stone makes an open three and an open two.
     w_three_two = 60, 0..=1000, step 5.0;
     /// How much the opponent's potential counts against one's own, in percent.
-    defence = 90, 20..=200, step 5.0;
+    defence = 74, 20..=200, step 5.0;
     /// Renju black's potential is scaled by this percentage (forbidden-move risk).
-    black_penalty = 92, 50..=120, step 3.0;
+    black_penalty = 91, 50..=120, step 3.0;
     /// Diagonal lines' potential, in percent of straight lines'.
-    diagonal = 100, 50..=120, step 3.0;
+    diagonal = 104, 50..=120, step 3.0;
     /// Bonus for the side to move.
-    tempo = 20, 0..=300, step 5.0;
+    tempo = 31, 0..=300, step 5.0;
     /// Candidate moves lie within this square radius of a stone (1-3).
     radius = 2, 1..=3, step 0.5;
     /// Most moves searched at an interior node (after threat gating).
-    cand_cap = 24, 4..=80, step 2.0;
+    cand_cap = 11, 4..=80, step 2.0;
     /// Late-move reduction: base, in hundredths of a ply.
-    lmr_base = 120, 0..=300, step 10.0;
+    lmr_base = 149, 0..=300, step 10.0;
     /// Late-move reduction: divisor, in hundredths (larger reduces less).
-    lmr_div = 220, 100..=600, step 15.0;
+    lmr_div = 239, 100..=600, step 15.0;
     /// Moves searched at full depth before reductions start.
     lmr_moves = 3, 1..=12, step 0.5;
     /// Extension, in plies, for a move that blocks an opponent's four or makes a four (0 or 1).
