@@ -267,7 +267,7 @@ fn tune_and_verify(name: &str, spec: &str) -> (TuneConfig, TuneOutcome, Estimate
     (c, outcome, elo, dir)
 }
 
-/// From `detuned.toml` (defence 45, w_open_three 40; defaults 90 and 110), 240 pairs at 400
+/// From `detuned.toml` (defence 45, w_open_three 40; defaults 74 and 268), 240 pairs at 400
 /// nodes bring both back toward the defaults, and the tuned set beats the start with an Elo
 /// interval above 0 over 100 pairs.
 #[test]
@@ -289,13 +289,17 @@ fn detuned_start_recovers_and_gains_elo() {
 fn default_start_is_not_made_worse() {
     let (_, o, elo, dir) = tune_and_verify("defaults", &proof_spec(None, 240, 400, 200));
     let (w_open_three, defence) = (o.theta[0], o.theta[1]);
-    // The defaults are near a local optimum: the values stay within a few final
-    // perturbations (c_end 19.75 and 9) of them.
+    // The defaults (themselves a tune's result) are near a local optimum: the values stay
+    // within a few final perturbations (c_end 19.75 and 9) of them.
+    let d = Params::default();
     assert!(
-        (w_open_three - 110.0).abs() < 40.0,
+        (w_open_three - f64::from(d.w_open_three)).abs() < 40.0,
         "w_open_three {w_open_three}"
     );
-    assert!((defence - 90.0).abs() < 20.0, "defence {defence}");
+    assert!(
+        (defence - f64::from(d.defence)).abs() < 20.0,
+        "defence {defence}"
+    );
     assert!(elo.upper >= 0.0, "Elo {elo:?}");
     cleanup(&dir);
 }
@@ -320,7 +324,7 @@ max = 400
 r_end = 0.01
 [params.w_four]
 min = 10
-max = 500
+max = 1000
 r_end = 0.01
 [params.tempo]
 min = 0
