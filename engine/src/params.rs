@@ -158,6 +158,10 @@ declare_params! {
     lmr_base = 149, 0..=300, step 10.0;
     /// Late-move reduction: divisor, in hundredths (larger reduces less).
     lmr_div = 239, 100..=600, step 15.0;
+    /// Reverse futility pruning margin per ply of depth (non-PV nodes up to depth 8 without
+    /// opponent threats return the static evaluation when it beats beta by this x depth).
+    /// 0 disables it.
+    rfp_margin = 60, 0..=1000, step 8.0;
     /// Moves searched at full depth before reductions start.
     lmr_moves = 3, 1..=12, step 0.5;
     /// Extension, in plies, for a move that blocks an opponent's four or makes a four (0 or 1).

@@ -697,7 +697,8 @@ impl<'a> Worker<'a> {
                 }
             }
             self.undo();
-            if self.stopped && i > 0 {
+            if self.stopped {
+                // An interrupted search's score means nothing (not even for the first move).
                 break;
             }
             root[i].1 = if score > alpha || i == 0 {
@@ -715,9 +716,6 @@ impl<'a> Worker<'a> {
                 if score >= beta {
                     break;
                 }
-            }
-            if self.stopped {
-                break;
             }
         }
         // Stable sort keeps the previous order among equal (failed-low) moves.
@@ -816,6 +814,19 @@ impl<'a> Worker<'a> {
                     return s;
                 }
             }
+        }
+        let ev = self.board.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        // Reverse futility: far enough above beta with no opponent threat to answer, a
+        // shallow search would fail high too.
+        if !pv_node
+            && depth <= 8
+            && self.params.rfp_margin > 0
+            && beta.abs() < MATE_BOUND
+            && ev - self.params.rfp_margin * depth >= beta
+            && self.board.threat_count(op, Threat::OpenFour) == 0
+            && self.board.threat_count(op, Threat::FourThree) == 0
+        {
+            return ev;
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
