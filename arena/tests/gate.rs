@@ -860,7 +860,7 @@ fn clone_project(dir: &Path) -> PathBuf {
 }
 
 /// Issue 14's "done when" with the real engine, in a scratch clone: a commit that lowers the
-/// built-in `w_open_three` from 110 to 5 (about -127 Elo) fails `gate --baseline-ref HEAD~1`
+/// built-in `w_open_three` from its default to 5 (about -127 Elo from 110) fails `gate --baseline-ref HEAD~1`
 /// with exit 1, the unchanged tree passes `--baseline-ref HEAD` with exit 0, and the two built
 /// brains differ and name their commits. The games are node-limited (the gate's default 2000
 /// nodes per move), so a second run with the same seed replays the same games (issue 10).
@@ -874,7 +874,11 @@ fn real_engine_weakened_commit_fails_and_unchanged_tree_passes() {
     let repo = clone_project(&tmp.0);
     let params = repo.join("engine/src/params.rs");
     let text_before = std::fs::read_to_string(&params).expect("params.rs");
-    let weakened = text_before.replace("w_open_three = 110,", "w_open_three = 5,");
+    let default = format!(
+        "w_open_three = {},",
+        wuzi_engine::Params::default().w_open_three
+    );
+    let weakened = text_before.replace(&default, "w_open_three = 5,");
     assert_ne!(
         weakened, text_before,
         "w_open_three's default moved; update the test"

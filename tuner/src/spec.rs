@@ -740,7 +740,8 @@ mod tests {
         assert_eq!((d.start, d.min, d.max), (70.0, 20.0, 200.0));
         assert_eq!(d.c_end, 9.0);
         assert_eq!(d.r_end, DEFAULT_R_END);
-        assert_eq!(c.spsa.params[0].start, 110.0);
+        let w3 = Params::default().w_open_three;
+        assert_eq!(c.spsa.params[0].start, f64::from(w3));
         assert_eq!(c.limits.nodes, Some(DEFAULT_NODES));
         assert_eq!(c.limits.threads, 1);
         assert_eq!(c.pairs_per_iteration, DEFAULT_PAIRS_PER_ITERATION);
@@ -753,7 +754,7 @@ mod tests {
         assert_eq!(c.verify.pairs, 184);
         assert_eq!(c.game.rule, Rule::Renju);
         let start = c.start_params().expect("valid");
-        assert_eq!((start.defence, start.w_open_three), (70, 110));
+        assert_eq!((start.defence, start.w_open_three), (70, w3));
         // Rounded to the nearest integer and kept in range.
         let p = c.params_at(&[4.4, 86.5]).expect("valid");
         assert_eq!((p.w_open_three, p.defence), (5, 87));
@@ -806,7 +807,8 @@ mod tests {
         assert!(m.contains("300") && m.contains("[20, 200]"), "{m}");
         let (k, m) = err("pairs = 10\n[params.defence]\nmin = 100\nmax = 150\n");
         assert_eq!(k, "params.defence.start");
-        assert!(m.contains("base value 90"), "{m}");
+        let base = format!("base value {}", Params::default().defence);
+        assert!(m.contains(&base), "{m}");
         let (k, _) = err("pairs = 10\n[params.defence]\nmin = 100\nmax = 100\n");
         assert_eq!(k, "params.defence");
         let (k, _) = err("pairs = 10\n[params.defence]\nc_end = 0\n");
