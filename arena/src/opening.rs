@@ -438,6 +438,10 @@ impl Candidates {
     }
 }
 
+/// Consecutive draws of already-known openings after which [`random`] decides the
+/// candidates are exhausted.
+const EXHAUSTED_DRAWS: usize = 100_000;
+
 /// `count` balanced random openings, the same for the same seed and settings.
 ///
 /// Each candidate places `stones` moves, alternating from black, on random empty points within
@@ -516,17 +520,28 @@ pub fn random(spec: &RandomSpec, size: usize, rule: Rule, seed: u64) -> Result<V
 
     let mut draw = candidates(0x6F70_656E_696E_6773);
     let mut seen = HashSet::new();
+    // Openings the check rejected: each distinct opening is searched once. Without it a
+    // request near the number of distinct balanced openings (e.g. `random:4000` of 3 stones
+    // within radius 3) searched the same rejected positions again and again, for hours.
+    let mut rejected = HashSet::new();
     let mut out = Vec::new();
     let max_attempts = spec.count.saturating_mul(500).max(5_000);
     let mut attempts = 0;
+    // Draws since the last opening not drawn before: the generator has run out of distinct
+    // openings long before this many (each distinct 3-stone opening is hit about once in a
+    // few thousand draws), so the search ends with its error instead of drawing on.
+    let mut stale = 0;
     while out.len() < spec.count {
         attempts += 1;
-        if attempts > max_attempts {
+        stale += 1;
+        if attempts > max_attempts || stale > EXHAUSTED_DRAWS {
             return Err(fail(format!(
-                "found only {} of {} balanced openings in {max_attempts} attempts \
-                 (balance point {centre}); raise the score bound or the radius",
+                "found only {} of {} balanced openings in {attempts} attempts \
+                 ({} distinct openings judged, balance point {centre}); raise the score \
+                 bound (--random-max-score) or the radius (--random-radius)",
                 out.len(),
-                spec.count
+                spec.count,
+                out.len() + rejected.len()
             )));
         }
         let Some((board, moves)) = draw.next()? else {
@@ -537,12 +552,16 @@ pub fn random(spec: &RandomSpec, size: usize, rule: Rule, seed: u64) -> Result<V
             moves,
         };
         let key = opening.canonical_key(size);
-        if seen.contains(&key) {
+        if seen.contains(&key) || rejected.contains(&key) {
             continue;
         }
+        stale = 0;
         match judge(&board) {
             Some(score) if (score - centre).abs() <= spec.max_score => {}
-            _ => continue,
+            _ => {
+                rejected.insert(key);
+                continue;
+            }
         }
         seen.insert(key);
         out.push(Opening {
