@@ -18,7 +18,7 @@ tune)
 match)
     # The one command each job runs ({} is the shard index):
     parallel --sshlogin "$HOSTS" --workdir "$PWD" --line-buffer \
-        "target/release/wuzi-arena match --player default --player 'new,params=new.toml' --nodes 5000 --pairs 4000 --sprt 0,5 --openings random:4000 --concurrency 1 --quiet --shard {}/8 --out runs/new-vs-default" \
+        "target/release/wuzi-arena match --player default --player 'new,params=new.toml' --nodes 5000 --pairs 4000 --sprt 0,5 --openings random:4000:4 --concurrency 1 --quiet --shard {}/8 --out runs/new-vs-default" \
         ::: 0 1 2 3 4 5 6 7
     target/release/wuzi-arena summary runs/new-vs-default
     ;;
