@@ -386,11 +386,7 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &RunArgs) -> Resu
         s.iterations,
         s.pairs,
         s.play_s,
-        if s.play_s > 0.0 {
-            s.pairs as f64 / s.play_s
-        } else {
-            0.0
-        },
+        s.pairs_per_s(),
         s.lock_count,
         1000.0 * s.lock_wait_s / s.iterations.max(1) as f64,
         1000.0 * s.lock_hold_s / s.iterations.max(1) as f64

@@ -220,6 +220,17 @@ pub struct WorkerStats {
     pub discarded: u64,
 }
 
+impl WorkerStats {
+    /// Pairs played per second of play (0 before any play).
+    pub fn pairs_per_s(&self) -> f64 {
+        if self.play_s > 0.0 {
+            self.pairs as f64 / self.play_s
+        } else {
+            0.0
+        }
+    }
+}
+
 /// How a worker runs (what does not change the tune's rules).
 #[derive(Clone, Debug)]
 pub struct WorkerOptions {
@@ -797,11 +808,7 @@ pub fn status(dir: &Path) -> Result<String> {
             w.worker,
             w.iterations,
             w.pairs,
-            if w.play_s > 0.0 {
-                w.pairs as f64 / w.play_s
-            } else {
-                0.0
-            },
+            w.pairs_per_s(),
             w.lock_count,
             if w.iterations > 0 {
                 1000.0 * (w.lock_wait_s + w.lock_hold_s) / w.iterations as f64
