@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 use wuzi_engine::search::Clock;
 use wuzi_engine::{Board, Outcome, Pos, Rule, Stone, WinReason};
 
+/// Black's legal moves are checked for a draw once at most this many points are empty.
+const NO_LEGAL_MOVE_CHECK: usize = 24;
+
 use crate::player::{GameStart, MoveRequest, Player, PlayerError, PlayerLimits, PlayerReport};
 
 /// Board, rule and adjudication settings shared by every game of a run.
@@ -260,6 +263,26 @@ fn referee(
             };
         }
         let side = board.side_to_move();
+        // Renju: when every empty point is forbidden for black, black cannot move and the
+        // game is drawn, like a full board (RIF lets a player pass; the protocol cannot). Only
+        // a nearly full board can get there, so the check costs nothing earlier.
+        let empty = settings.size * settings.size - board.stone_count();
+        if side == Stone::Black
+            && settings.rule == Rule::Renju
+            && empty <= NO_LEGAL_MOVE_CHECK
+            && board.legal_moves().is_empty()
+        {
+            break GameResult {
+                winner: None,
+                reason: Reason::FullBoard,
+                detail: Some(format!(
+                    "black has no legal move: all {empty} empty points are forbidden"
+                )),
+                moves,
+                time_ms: 0,
+                reports: Default::default(),
+            };
+        }
         let lim = limits[side.index()];
         let clock = (lim.game_ms.is_some() || lim.move_ms.is_some()).then(|| Clock {
             time_left_ms: time_left[side.index()].map_or(u64::MAX / 4, |t| t.max(0) as u64),
@@ -451,6 +474,35 @@ mod tests {
         );
         let r = scripted(Rule::Renju, 15, "h8", "", "");
         assert_eq!((r.winner, r.reason), (Some(Stone::Black), Reason::NoMove));
+    }
+
+    /// Regression: self-play at 500 nodes (detuned.toml, random opening `e6 i8 i10`, pair 359)
+    /// reached a board whose one empty point was forbidden for black; black was scored
+    /// as losing for making no move. It is a draw, like a full board.
+    #[test]
+    fn renju_black_without_legal_move_draws() {
+        let white =
+            "h9 k10 k8 f10 k7 j7 k6 h6 m9 l7 j10 m11 n6 j5 m8 j6 l12 j4 i5 m5 f8 l6 n4 g3 k4 \
+            m4 g6 k12 o2 l3 g9 k2 o6 f12 m2 l2 i2 m3 k1 e8 f5 f4 h7 c12 e5 i3 e7 d10 d5 c6 h2 c5 \
+            f11 j13 i11 f13 b8 a6 a10 e9 b3 k13 c7 a8 k11 a7 m13 l13 o9 a4 c3 f3 k15 l14 h13 n12 \
+            m12 j15 i15 f2 e2 e11 e13 g12 d15 h1 o13 b15 d1 b12 n7 c14 a15 b1 e1 o1 c2 d3 n3 f7 n8 \
+            b10 b11 n11 a13 c13 a14 e14 f15 o15 n15";
+        let black =
+            "g10 j9 h10 j8 k9 i7 l5 l9 l8 m7 l10 o5 k5 i4 n9 l11 i6 j3 n5 k3 g7 m6 o3 h4 g8 \
+            l4 m10 o4 l1 g11 h5 o7 i9 f9 n1 n2 j2 m1 d7 g4 e4 e10 d11 f6 g5 d8 d9 d6 b6 h11 i1 b5 \
+            i12 i13 b7 f14 c8 b9 c9 b4 c11 c10 e12 j14 k14 a9 n14 n13 n10 a5 c4 h12 e3 h14 j12 o11 \
+            o12 m14 h15 f1 g2 d12 d13 i14 g1 o14 b2 l15 e15 b14 d2 a11 a1 c1 j1 a2 a3 h3 d4 h8 o8 \
+            o10 j11 a12 b13 g13 d14 c15 g15 m15";
+        let r = scripted(Rule::Renju, 15, "e6 i8 i10", black, white);
+        assert_eq!((r.winner, r.reason), (None, Reason::FullBoard), "{r:?}");
+        assert_eq!(r.moves.len(), 221);
+        assert!(
+            r.detail.as_deref().unwrap_or("").contains("no legal move"),
+            "{r:?}"
+        );
+        // Freestyle has no forbidden points: black plays the last point.
+        let r = scripted(Rule::Freestyle, 15, "e6 i8 i10", black, white);
+        assert_ne!(r.reason, Reason::FullBoard, "{r:?}");
     }
 
     #[test]
