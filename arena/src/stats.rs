@@ -128,16 +128,61 @@ fn moments(scores: &[f64], counts: &[f64]) -> Option<(f64, f64, f64)> {
 
 /// An estimate with its 95% confidence interval.
 ///
-/// Serialized as `{ "value", "lower", "upper" }`; infinite values (Elo of a perfect score) are
-/// written as `null` by JSON serializers, which cannot represent them.
+/// Serialized as `{ "value", "lower", "upper" }`. JSON has no infinity, so an infinite value
+/// (the Elo of a perfect score) is written as the string `"inf"` or `"-inf"` and read back as
+/// such; `null`, which files written before this change hold there, reads as NaN.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     /// Point estimate.
+    #[serde(with = "json_f64")]
     pub value: f64,
     /// Lower end of the 95% interval.
+    #[serde(with = "json_f64")]
     pub lower: f64,
     /// Upper end of the 95% interval.
+    #[serde(with = "json_f64")]
     pub upper: f64,
+}
+
+/// An `f64` that survives JSON: finite values as numbers, infinities as `"inf"`/`"-inf"`, NaN
+/// as `null` (and `null` back as NaN).
+mod json_f64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else if v.is_nan() {
+            s.serialize_none()
+        } else if *v > 0.0 {
+            s.serialize_str("inf")
+        } else {
+            s.serialize_str("-inf")
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Repr {
+        Number(f64),
+        Text(String),
+        Null(()),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        match Option::<Repr>::deserialize(d)? {
+            Some(Repr::Number(v)) => Ok(v),
+            Some(Repr::Text(t)) => match t.as_str() {
+                "inf" | "+inf" | "infinity" => Ok(f64::INFINITY),
+                "-inf" | "-infinity" => Ok(f64::NEG_INFINITY),
+                "nan" => Ok(f64::NAN),
+                _ => Err(serde::de::Error::custom(format!(
+                    "expected a number, \"inf\" or \"-inf\", found \"{t}\""
+                ))),
+            },
+            Some(Repr::Null(())) | None => Ok(f64::NAN),
+        }
+    }
 }
 
 impl Estimate {
@@ -859,6 +904,35 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    /// Regression: a shut-out's infinite Elo was written as `null` and the gate report could
+    /// not read its own gate.json back.
+    #[test]
+    fn infinite_estimates_survive_json() {
+        let e = Estimate {
+            value: f64::INFINITY,
+            lower: 312.5,
+            upper: f64::INFINITY,
+        };
+        let text = serde_json::to_string(&e).expect("serializes");
+        assert_eq!(text, r#"{"value":"inf","lower":312.5,"upper":"inf"}"#);
+        assert_eq!(serde_json::from_str::<Estimate>(&text).expect("reads"), e);
+        let low = Estimate {
+            value: f64::NEG_INFINITY,
+            lower: f64::NEG_INFINITY,
+            upper: -300.0,
+        };
+        let back: Estimate =
+            serde_json::from_str(&serde_json::to_string(&low).expect("ser")).expect("reads");
+        assert_eq!(back, low);
+        // Files written before: null reads as NaN, not an error.
+        let old: Estimate =
+            serde_json::from_str(r#"{"value":100.0,"lower":50.0,"upper":null}"#).expect("reads");
+        assert!(old.upper.is_nan() && old.value == 100.0);
+        assert!(
+            serde_json::from_str::<Estimate>(r#"{"value":"big","lower":1,"upper":2}"#).is_err()
+        );
     }
 
     /// SplitMix64: a tiny deterministic generator for simulated matches (no dependency).
