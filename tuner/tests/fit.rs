@@ -129,22 +129,30 @@ fn detuned_records(name: &str, pairs: usize, nodes: u64) -> (PathBuf, PathBuf) {
 }
 
 /// The smaller version of the done-when experiment: a fit of `defence` and `w_open_three` on
-/// the detuned set's own self-play moves both clearly toward the defaults (90 and 110 from 45
+/// the detuned set's own self-play moves both clearly toward the defaults (74 and 268 from 45
 /// and 40), and the fitted set beats the detuned start in a node-limited match.
 #[test]
 fn fit_from_detuned_self_play_recovers_strength() {
-    recovery(60, 200, 40, 0.58);
+    recovery(60, 200, 40, 0.58, None);
 }
 
-/// The same at the scale (500 pairs at 500 nodes for the records, 400 pairs for the
-/// match); the full experiment against the defaults is in the README ("Fit or SPSA").
+/// The experiment at its scale (500 pairs at 500 nodes for the records, 400 pairs for
+/// each match): the fitted set beats the detuned start by at least 0.70 (the defaults score
+/// about 0.77 against it) and scores at least 0.444 against the defaults (-39 Elo, the issue's
+/// bound; measured with the CLI: +4.3 +- 21.0, README "Fit or SPSA").
 #[test]
-#[ignore = "about a minute in release: the convincing version of fit_from_detuned_self_play_recovers_strength"]
+#[ignore = "a few minutes in release: the convincing version of fit_from_detuned_self_play_recovers_strength"]
 fn fit_from_detuned_self_play_recovers_strength_convincingly() {
-    recovery(500, 500, 400, 0.75);
+    recovery(500, 500, 400, 0.70, Some(0.444));
 }
 
-fn recovery(pairs: usize, nodes: u64, match_pairs: usize, min_score: f64) {
+fn recovery(
+    pairs: usize,
+    nodes: u64,
+    match_pairs: usize,
+    min_score: f64,
+    min_vs_defaults: Option<f64>,
+) {
     let (dir, rec) = detuned_records("recovery", pairs, nodes);
     let out = dir.join("fit");
     let o = fit_cmd(&[
@@ -187,6 +195,20 @@ fn recovery(pairs: usize, nodes: u64, match_pairs: usize, min_score: f64) {
     );
     eprintln!("fitted vs detuned: score {score:.3} over {match_pairs} pairs");
     assert!(score >= min_score, "score {score}");
+    if let Some(min) = min_vs_defaults {
+        let score = play(
+            &dir.join("match-defaults"),
+            ("fitted", &fitted),
+            ("defaults", &Params::default()),
+            match_pairs,
+            nodes,
+            4242,
+            Rule::Renju,
+            15,
+        );
+        eprintln!("fitted vs defaults: score {score:.3} over {match_pairs} pairs");
+        assert!(score >= min, "score against the defaults {score}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
