@@ -14,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use wuzi_engine::search::Clock;
 use wuzi_engine::{Board, Outcome, Pos, Rule, Stone, WinReason};
 
+use crate::player::{GameStart, MoveRequest, Player, PlayerError, PlayerLimits, PlayerReport};
+
 /// Black's legal moves are checked for a draw once at most this many points are empty.
 const NO_LEGAL_MOVE_CHECK: usize = 24;
-
-use crate::player::{GameStart, MoveRequest, Player, PlayerError, PlayerLimits, PlayerReport};
 
 /// Board, rule and adjudication settings shared by every game of a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

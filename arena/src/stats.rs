@@ -166,7 +166,6 @@ mod json_f64 {
     enum Repr {
         Number(f64),
         Text(String),
-        Null(()),
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
@@ -180,7 +179,8 @@ mod json_f64 {
                     "expected a number, \"inf\" or \"-inf\", found \"{t}\""
                 ))),
             },
-            Some(Repr::Null(())) | None => Ok(f64::NAN),
+            // `null`: what files written before infinities became strings hold.
+            None => Ok(f64::NAN),
         }
     }
 }

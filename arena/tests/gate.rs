@@ -650,7 +650,7 @@ fn baseline_ref_fails_a_weakened_commit_and_passes_an_unchanged_tree() {
             &[],
         )
     };
-    // As JSON values: a shut-out's Elo is infinite, which gate.json writes as "inf".
+    // Read as JSON values, as a script would (names as written in the files).
     let read = |out: &Path| -> (serde_json::Value, String) {
         let json = std::fs::read_to_string(out.join(gate::REPORT_JSON)).expect("gate.json");
         let md = std::fs::read_to_string(out.join(gate::SUMMARY_MD)).expect("summary.md");

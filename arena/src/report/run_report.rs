@@ -48,8 +48,7 @@ impl RunReport {
         records.sort_by_key(GameRecord::key);
         if let [one] = run_dir.entries.as_slice() {
             if let Ok(text) = std::fs::read_to_string(&one.files.summary) {
-                // Only the timing (summaries written before infinite Elo bounds were
-                // written as "inf" hold null there).
+                // Only the timing: everything else is recomputed from the records above.
                 summary.timing = serde_json::from_str::<serde_json::Value>(&text)
                     .ok()
                     .and_then(|v| serde_json::from_value(v.get("timing")?.clone()).ok());
