@@ -798,6 +798,15 @@ fn series_style(k: usize) -> (RGBColor, Pattern) {
     (PALETTE[k % PALETTE.len()], pattern)
 }
 
+/// The legend glyph of the `k`-th series (its colour and pattern, as [`series_style`]).
+fn series_glyph(k: usize) -> Glyph {
+    match series_style(k) {
+        (colour, Pattern::Solid) => Glyph::Line(colour),
+        (colour, Pattern::Dashed) => Glyph::Dashed(colour),
+        (colour, Pattern::Dotted) => Glyph::Dotted(colour),
+    }
+}
+
 /// Draws one series solid or dashed.
 fn draw_line<DB: DrawingBackend>(
     chart: &mut Chart<'_, DB>,
@@ -853,7 +862,6 @@ impl Plot for ParamPlot<'_> {
             .iter()
             .enumerate()
             .map(|(k, p)| {
-                let (colour, pattern) = series_style(k);
                 let last = p
                     .points
                     .iter()
@@ -862,11 +870,7 @@ impl Plot for ParamPlot<'_> {
                     .map(|&(_, v)| format!(" = {}", num(v, 3)))
                     .unwrap_or_default();
                 LegendItem::new(
-                    match pattern {
-                        Pattern::Solid => Glyph::Line(colour),
-                        Pattern::Dashed => Glyph::Dashed(colour),
-                        Pattern::Dotted => Glyph::Dotted(colour),
-                    },
+                    series_glyph(k),
                     format!("{}{last}  [{}, {}]", p.name, num(p.min, 3), num(p.max, 3)),
                 )
             })
@@ -954,17 +958,7 @@ impl Plot for LinesPlot<'_> {
             .series
             .iter()
             .enumerate()
-            .map(|(k, s)| {
-                let (colour, pattern) = series_style(k);
-                LegendItem::new(
-                    match pattern {
-                        Pattern::Solid => Glyph::Line(colour),
-                        Pattern::Dashed => Glyph::Dashed(colour),
-                        Pattern::Dotted => Glyph::Dotted(colour),
-                    },
-                    s.label.clone(),
-                )
-            })
+            .map(|(k, s)| LegendItem::new(series_glyph(k), s.label.clone()))
             .collect();
         if let Some((_, text)) = self.marker {
             legend.push(LegendItem::new(Glyph::Dashed(REFERENCE), text));
@@ -1166,17 +1160,7 @@ impl Plot for EloLinesPlot<'_> {
             .series
             .iter()
             .enumerate()
-            .map(|(k, s)| {
-                let (colour, pattern) = series_style(k);
-                LegendItem::new(
-                    match pattern {
-                        Pattern::Solid => Glyph::Line(colour),
-                        Pattern::Dashed => Glyph::Dashed(colour),
-                        Pattern::Dotted => Glyph::Dotted(colour),
-                    },
-                    s.label.clone(),
-                )
-            })
+            .map(|(k, s)| LegendItem::new(series_glyph(k), s.label.clone()))
             .collect();
         legend.push(LegendItem::new(
             Glyph::Whisker(INK),
