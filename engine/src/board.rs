@@ -3,7 +3,7 @@
 
 mod forbidden;
 
-use crate::eval::{classify, EvalFeatures, EvalWeights, Threat, NTHREAT};
+use crate::eval::{classify, table, EvalFeatures, EvalWeights, Threat, NTHREAT};
 use crate::pattern::{Pattern, PatternTable, BLACK, EMPTY, WALL};
 use crate::pos::{MAX_SIZE, MIN_SIZE};
 use crate::Params;
@@ -264,9 +264,10 @@ impl Board {
             }
             for c in 0..2 {
                 let renju_black = self.rule == Rule::Renju && c == 0;
-                let (combo, class) = classify(self.ckey[i][c], renju_black);
+                let (_, class) = classify(self.ckey[i][c], renju_black);
                 // Forbidden cells are worth nothing to renju black.
                 if class != Threat::Forbidden {
+                    let combo = table::class_of_key(self.ckey[i][c], renju_black);
                     f.add_cell(c, &self.pat[i][c * 4..c * 4 + 4], combo);
                 }
             }

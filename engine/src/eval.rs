@@ -8,8 +8,10 @@
 use crate::{Params, Pattern, Rule, Stone};
 
 pub mod features;
+pub mod table;
 
 pub use features::{EvalFeatures, EVAL_PARAMS};
+pub use table::NCLASS;
 
 /// A cell's threat class for one colour: what a stone placed there would make.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord, Hash)]
@@ -127,10 +129,8 @@ pub struct EvalWeights {
     straight: [[i32; 12]; 2],
     /// Per colour, per line pattern: value on a diagonal.
     diagonal: [[i32; 12]; 2],
-    four_three: [i32; 2],
-    double_three: [i32; 2],
-    double_four: [i32; 2],
-    three_two: [i32; 2],
+    /// Per colour, per combination class: the cell's bonus (renju black's rules applied).
+    class_bonus: [[i32; NCLASS]; 2],
     renju: bool,
     /// Opponent potential weight, percent.
     pub defence: i32,
@@ -160,10 +160,7 @@ impl EvalWeights {
         let mut w = EvalWeights {
             straight: [line; 2],
             diagonal: [line; 2],
-            four_three: [p.w_four_three; 2],
-            double_three: [p.w_double_three; 2],
-            double_four: [p.w_double_four; 2],
-            three_two: [p.w_three_two; 2],
+            class_bonus: [[0; NCLASS]; 2],
             renju,
             defence: p.defence,
             tempo: p.tempo,
@@ -174,6 +171,9 @@ impl EvalWeights {
             for i in 0..12 {
                 w.diagonal[c][i] = w.straight[c][i] * p.diagonal / 100;
             }
+            for class in 0..NCLASS {
+                w.class_bonus[c][class] = p.table_entry(c, class);
+            }
         }
         if renju {
             // Renju black cannot use double-fours or double-threes, and its shapes are
@@ -181,15 +181,17 @@ impl EvalWeights {
             let b = Stone::Black.index();
             w.straight[b][Pattern::DoubleFour as usize] = 0;
             w.diagonal[b][Pattern::DoubleFour as usize] = 0;
-            w.double_three[b] = 0;
-            w.double_four[b] = 0;
             for arr in [&mut w.straight[b], &mut w.diagonal[b]] {
                 for v in arr.iter_mut() {
                     *v = *v * p.black_penalty / 100;
                 }
             }
-            w.four_three[b] = w.four_three[b] * p.black_penalty / 100;
-            w.three_two[b] = w.three_two[b] * p.black_penalty / 100;
+            for (class, v) in w.class_bonus[b].iter_mut().enumerate() {
+                *v = match table::class_combo(class) {
+                    Some(Combo::DoubleThree | Combo::DoubleFour) => 0,
+                    _ => *v * p.black_penalty / 100,
+                };
+            }
         }
         w.build_tables();
         w
@@ -242,15 +244,10 @@ impl EvalWeights {
         }
     }
 
-    /// The combination bonus `k` for colour `c`.
+    /// The bonus a cell of combination class `class` earns for colour `c`.
     #[inline]
-    pub fn combo_bonus(&self, c: usize, k: Combo) -> i32 {
-        match k {
-            Combo::FourThree => self.four_three[c],
-            Combo::DoubleThree => self.double_three[c],
-            Combo::DoubleFour => self.double_four[c],
-            Combo::ThreeTwo => self.three_two[c],
-        }
+    pub fn class_bonus(&self, c: usize, class: usize) -> i32 {
+        self.class_bonus[c][class]
     }
 
     /// Builds the summary codes and the combination table from the weights.
@@ -271,8 +268,9 @@ impl EvalWeights {
             code[Pattern::Overline as usize] = if renju_black { 1 << 2 } else { 0 };
             self.code[c] = code;
             for key in 0..(1usize << 13) {
-                let (combo, class) = classify(key as u16, renju_black);
-                let bonus = combo.map_or(0, |k| self.combo_bonus(c, k));
+                let (_, class) = classify(key as u16, renju_black);
+                let bonus = table::class_of_key(key as u16, renju_black)
+                    .map_or(0, |k| self.class_bonus[c][k]);
                 let entry = (bonus, class);
                 self.combo[c][key] = entry;
             }

@@ -19,6 +19,7 @@ pub mod sample;
 
 use std::path::{Path, PathBuf};
 
+use wuzi_engine::eval::table::TABLE_NAMES;
 use wuzi_engine::eval::EVAL_PARAMS;
 use wuzi_engine::Params;
 
@@ -66,22 +67,40 @@ pub struct FitOutcome {
     pub options: FitOptions,
 }
 
-/// Checks the fitted names: declared, evaluation weights, no repeats. An empty list means all
-/// evaluation weights.
+/// Checks the fitted names: declared, evaluation weights (scalars or combination table
+/// entries), no repeats; a trailing `*` takes every evaluation weight with that prefix. An
+/// empty list means all scalar evaluation weights.
 pub fn check_params(names: &[String]) -> Result<Vec<String>, FitError> {
     if names.is_empty() {
         return Ok(EVAL_PARAMS.iter().map(|s| s.to_string()).collect());
     }
+    let all = || EVAL_PARAMS.iter().chain(TABLE_NAMES.iter());
     let mut out: Vec<String> = Vec::new();
     for n in names {
-        if Params::spec(n).is_none() {
-            return Err(FitError::Param(wuzi_engine::ParamError::Unknown(n.clone())));
-        }
-        if !EVAL_PARAMS.contains(&n.as_str()) {
-            return Err(FitError::NotEval(n.clone(), EVAL_PARAMS.join(", ")));
-        }
-        if !out.contains(n) {
-            out.push(n.clone());
+        let matched: Vec<String> = if let Some(prefix) = n.strip_suffix('*') {
+            let m: Vec<String> = all()
+                .filter(|e| e.starts_with(prefix))
+                .map(|e| e.to_string())
+                .collect();
+            if m.is_empty() {
+                return Err(FitError::Options(format!(
+                    "--param {n} matches no evaluation weight"
+                )));
+            }
+            m
+        } else {
+            if Params::spec(n).is_none() {
+                return Err(FitError::Param(wuzi_engine::ParamError::Unknown(n.clone())));
+            }
+            if !all().any(|e| e == n) {
+                return Err(FitError::NotEval(n.clone(), EVAL_PARAMS.join(", ")));
+            }
+            vec![n.clone()]
+        };
+        for m in matched {
+            if !out.contains(&m) {
+                out.push(m);
+            }
         }
     }
     Ok(out)

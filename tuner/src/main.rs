@@ -145,7 +145,9 @@ enum Command {
         /// Starting parameter file (default: the engine's defaults).
         #[arg(long)]
         base: Option<PathBuf>,
-        /// An evaluation weight to fit; repeat (default: all evaluation weights).
+        /// An evaluation weight to fit; repeat (default: all scalar evaluation weights). A
+        /// trailing `*` takes every weight with that prefix: `cmb_*` is the whole combination
+        /// table (see `wuzi params --table`), `cmb_white_*` white's half.
         #[arg(long = "param")]
         params: Vec<String>,
         /// Output directory (default: fits/<name of the first records directory>).
@@ -191,6 +193,14 @@ enum Command {
         /// epoch's; the validation loss is reported either way).
         #[arg(long)]
         early_stop: bool,
+        /// Leave at its start a weight whose feature occurs in fewer training positions
+        /// than this (rare combination-table classes would otherwise fit noise).
+        #[arg(long, default_value_t = 200)]
+        min_positions: usize,
+        /// Pull of each weight back towards its start: adds l2/2 times its squared move, in
+        /// SPSA steps, to the loss (0: none).
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
         /// Seed of the split, the colour balance, the subsample and the batch order.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -808,6 +818,8 @@ fn main_inner() -> Result<()> {
             max_positions,
             no_colour_offsets,
             early_stop,
+            min_positions,
+            l2,
             seed,
             threads,
             quiet,
@@ -832,6 +844,8 @@ fn main_inner() -> Result<()> {
                     k,
                     colour_offsets: !no_colour_offsets,
                     early_stop,
+                    min_positions,
+                    l2,
                 },
                 score_weight,
             };

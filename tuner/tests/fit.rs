@@ -276,6 +276,72 @@ fn outputs_are_complete_and_independent_of_the_thread_count() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The combination table through the fit: `--param 'cmb_white_*'` writes all 48 of white's
+/// entries into fitted.toml as overrides, moves those seen in enough positions, leaves the
+/// rare ones at their generated value, and the file loads into a different evaluation.
+#[test]
+fn table_fit_writes_the_fitted_table_as_overrides() {
+    let (dir, rec) = detuned_records("table", 12, 100);
+    let out = dir.join("fit");
+    let base = params_file("detuned.toml");
+    let o = fit_cmd(&[
+        "--records",
+        s(&rec),
+        "--base",
+        s(&base),
+        "--param",
+        "cmb_white_*",
+        "--min-positions",
+        "30",
+        "--epochs",
+        "10",
+        "--out",
+        s(&out),
+    ]);
+    let (stdout, stderr) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("left at their start"), "{stdout}");
+    let detuned = Params::load(&base).expect("detuned.toml");
+    let fitted = Params::load(&out.join("fitted.toml")).expect("fitted.toml loads");
+    let overrides = fitted.combo.overrides();
+    assert_eq!(overrides.len(), 48, "{overrides:?}");
+    assert!(overrides.iter().all(|(n, _)| n.starts_with("cmb_white_")));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("reads"))
+            .expect("json");
+    let rare: Vec<&str> = summary["rare"]
+        .as_array()
+        .expect("rare")
+        .iter()
+        .map(|v| v.as_str().expect("name"))
+        .collect();
+    assert!(!rare.is_empty() && rare.len() < 48, "{rare:?}");
+    let mut moved = 0;
+    for (name, value) in overrides {
+        let start = detuned.get(name).expect("an entry");
+        if rare.contains(&name) {
+            assert_eq!(value, start, "{name} is rare but moved");
+        } else if value != start {
+            moved += 1;
+        }
+    }
+    assert!(moved > 0, "no table entry moved");
+    // Only the table moved, and it changes the evaluation.
+    for spec in Params::SPECS {
+        assert_eq!(
+            fitted.get(spec.name),
+            detuned.get(spec.name),
+            "{}",
+            spec.name
+        );
+    }
+    assert_ne!(
+        wuzi_engine::eval::EvalWeights::new(&fitted, Rule::Renju),
+        wuzi_engine::eval::EvalWeights::new(&detuned, Rule::Renju)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_input_exits_2_and_writes_nothing() {
     let (dir, rec) = detuned_records("bad", 4, 60);
@@ -340,6 +406,14 @@ fn bad_input_exits_2_and_writes_nothing() {
         (
             vec!["--records", rec_s, "--param", "radius"],
             vec!["'radius' is a search parameter", "SPSA"],
+        ),
+        (
+            vec!["--records", rec_s, "--param", "cmb_grey_*"],
+            vec!["cmb_grey_*", "matches no evaluation weight"],
+        ),
+        (
+            vec!["--records", rec_s, "--param", "cmb_white_f3t0w0"],
+            vec!["unknown parameter 'cmb_white_f3t0w0'"],
         ),
         (
             vec!["--records", rec_s, "--skip-plies", "400"],

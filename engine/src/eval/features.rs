@@ -7,7 +7,8 @@
 //! the evaluation under any parameter set follows without replaying the board:
 //! [`EvalFeatures::evaluate`] equals the board's evaluation exactly.
 
-use super::{Combo, EvalWeights, NCOMBO};
+use super::table::{class_combo, NCLASS};
+use super::{Combo, EvalWeights};
 use crate::{Params, Pattern, Rule, Stone};
 
 /// The parameters the evaluation reads (everything [`EvalWeights::new`] uses); the others
@@ -44,9 +45,9 @@ pub struct EvalFeatures {
     /// `[colour][0 straight, 1 diagonal][pattern]`: how many (cell, line) pairs hold the
     /// pattern, over the colour's empty cells that are not forbidden.
     pub lines: [[[u16; 12]; 2]; 2],
-    /// `[colour][combo]`: how many empty cells earn each combination bonus
-    /// (indexed by [`Combo`]).
-    pub combos: [[u16; NCOMBO]; 2],
+    /// `[colour][class]`: how many empty cells fall in each combination class (see
+    /// [`super::table`]; cells making five or forbidden are in none).
+    pub classes: [[u16; NCLASS]; 2],
 }
 
 impl EvalFeatures {
@@ -56,19 +57,28 @@ impl EvalFeatures {
             rule,
             side,
             lines: [[[0; 12]; 2]; 2],
-            combos: [[0; NCOMBO]; 2],
+            classes: [[0; NCLASS]; 2],
         }
     }
 
     /// Adds one empty cell of colour `c` with line patterns `pats` (directions 0-3) and
-    /// combination `combo`.
-    pub(crate) fn add_cell(&mut self, c: usize, pats: &[u8], combo: Option<Combo>) {
+    /// combination class `class`.
+    pub(crate) fn add_cell(&mut self, c: usize, pats: &[u8], class: Option<usize>) {
         for (d, &p) in pats.iter().enumerate() {
             self.lines[c][usize::from(d >= 2)][p as usize] += 1;
         }
-        if let Some(k) = combo {
-            self.combos[c][k as usize] += 1;
+        if let Some(k) = class {
+            self.classes[c][k] += 1;
         }
+    }
+
+    /// How many of colour `c`'s cells earn the hand-weight combination `k` (the cells of
+    /// every class that `k` generates).
+    pub fn combo_count(&self, c: usize, k: Combo) -> u32 {
+        (0..NCLASS)
+            .filter(|&class| class_combo(class) == Some(k))
+            .map(|class| u32::from(self.classes[c][class]))
+            .sum()
     }
 
     /// Colour `c`'s potential (the sum of its cell values) under `w`.
@@ -78,8 +88,8 @@ impl EvalFeatures {
             v += i32::from(self.lines[c][0][p]) * w.straight[c][p]
                 + i32::from(self.lines[c][1][p]) * w.diagonal[c][p];
         }
-        for k in Combo::ALL {
-            v += i32::from(self.combos[c][k as usize]) * w.combo_bonus(c, k);
+        for (class, &n) in self.classes[c].iter().enumerate() {
+            v += i32::from(n) * w.class_bonus(c, class);
         }
         v
     }
@@ -128,6 +138,15 @@ mod tests {
             let v = s.min as i64 + rng.below((s.max - s.min + 1) as u64) as i64;
             p.set(name, v).expect("in range");
         }
+        // Half the sets override a random part of the combination table as well.
+        if rng.below(2) == 0 {
+            for s in Params::table_specs() {
+                if rng.below(3) == 0 {
+                    p.set(s.name, rng.below(4000) as i64 - 1000)
+                        .expect("in range");
+                }
+            }
+        }
         p
     }
 
@@ -172,7 +191,18 @@ mod tests {
 
     #[test]
     fn eval_params_are_exactly_those_the_evaluation_reads() {
-        // Moving a listed parameter changes the weights; moving any other does not.
+        // Moving a listed parameter or a table entry changes the weights; moving any other
+        // does not.
+        for s in Params::table_specs() {
+            let mut p = Params::default();
+            p.set(s.name, i64::from(s.default) + 7).unwrap();
+            assert_ne!(
+                EvalWeights::new(&p, Rule::Freestyle),
+                EvalWeights::new(&Params::default(), Rule::Freestyle),
+                "{}",
+                s.name
+            );
+        }
         for s in Params::SPECS {
             let mut p = Params::default();
             let v = if s.default != s.max { s.max } else { s.min };
@@ -197,7 +227,7 @@ mod tests {
         let f = b.eval_features();
         assert_eq!(f.side, Stone::Black);
         assert!(f.pattern_count(0, Pattern::F4) >= 2, "{f:?}");
-        assert!(f.combos[0][Combo::DoubleFour as usize] >= 2, "{f:?}");
-        assert_eq!(f.combos[1][Combo::DoubleFour as usize], 0, "{f:?}");
+        assert!(f.combo_count(0, Combo::DoubleFour) >= 2, "{f:?}");
+        assert_eq!(f.combo_count(1, Combo::DoubleFour), 0, "{f:?}");
     }
 }

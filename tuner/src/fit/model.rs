@@ -8,22 +8,45 @@
 //! evaluation weight; the fitter follows the gradient and rounds at the end (the exact integer
 //! evaluation is [`EvalFeatures::evaluate`]).
 
-use wuzi_engine::eval::{Combo, EvalFeatures, EVAL_PARAMS};
+use wuzi_engine::eval::table::{class_combo, parse_name, TABLE_NAMES};
+use wuzi_engine::eval::{Combo, EvalFeatures, EVAL_PARAMS, NCLASS};
 use wuzi_engine::{Params, Pattern, Rule};
 
-/// Number of evaluation weights (the length of a weight vector).
-pub const NW: usize = EVAL_PARAMS.len();
+/// Number of scalar evaluation weights ([`EVAL_PARAMS`]).
+pub const NE: usize = EVAL_PARAMS.len();
+/// Number of weights: the scalars, then the combination table's entries ([`TABLE_NAMES`]).
+pub const NW: usize = NE + TABLE_NAMES.len();
 
-/// Weight vector, indexed like [`EVAL_PARAMS`].
-pub type Weights = [f64; NW];
+/// Weight vector: [`EVAL_PARAMS`] in order, then [`TABLE_NAMES`] in order.
+pub type Weights = Vec<f64>;
 
-/// Where each weight sits in a [`Weights`] vector.
+/// The position of a weight in a [`Weights`] vector, if it is an evaluation weight.
+pub fn weight_index(name: &str) -> Option<usize> {
+    EVAL_PARAMS
+        .iter()
+        .position(|n| *n == name)
+        .or_else(|| TABLE_NAMES.iter().position(|n| *n == name).map(|i| NE + i))
+}
+
+/// The name of weight `i`.
+pub fn weight_name(i: usize) -> &'static str {
+    if i < NE {
+        EVAL_PARAMS[i]
+    } else {
+        TABLE_NAMES[i - NE]
+    }
+}
+
+/// Where each weight sits in a [`Weights`] vector, and where each combination class takes
+/// its value from.
 #[derive(Clone, Debug)]
 pub struct Model {
     /// Per line pattern: its weight's index (`None`: dead and overline, worth nothing).
     line: [Option<usize>; 12],
-    /// Per combination bonus: its weight's index.
-    combo: [usize; 4],
+    /// Per colour, per class: the weight giving its bonus: its table entry when the start
+    /// overrides it or the fit moves it, else the hand weight that generates it (`None`:
+    /// worth nothing).
+    class: [[Option<usize>; NCLASS]; 2],
     defence: usize,
     black_penalty: usize,
     diagonal: usize,
@@ -32,21 +55,18 @@ pub struct Model {
 }
 
 fn index(name: &str) -> usize {
-    EVAL_PARAMS
-        .iter()
-        .position(|n| *n == name)
-        .unwrap_or_else(|| panic!("{name} is an evaluation weight"))
+    weight_index(name).unwrap_or_else(|| panic!("{name} is an evaluation weight"))
 }
 
 impl Default for Model {
     fn default() -> Self {
-        Model::new()
+        Model::new(&Params::default(), &[])
     }
 }
 
 impl Model {
-    /// The layout of [`EVAL_PARAMS`].
-    pub fn new() -> Model {
+    /// The layout for a fit of `fitted` (weight names) starting from `base`.
+    pub fn new(base: &Params, fitted: &[String]) -> Model {
         let mut line = [None; 12];
         for (p, name) in [
             (Pattern::B1, "w_one"),
@@ -62,18 +82,28 @@ impl Model {
         ] {
             line[p as usize] = Some(index(name));
         }
-        let mut combo = [0; 4];
-        for (k, name) in [
-            (Combo::FourThree, "w_four_three"),
-            (Combo::DoubleThree, "w_double_three"),
-            (Combo::DoubleFour, "w_double_four"),
-            (Combo::ThreeTwo, "w_three_two"),
-        ] {
-            combo[k as usize] = index(name);
+        let hand = |k: Combo| {
+            index(match k {
+                Combo::FourThree => "w_four_three",
+                Combo::DoubleThree => "w_double_three",
+                Combo::DoubleFour => "w_double_four",
+                Combo::ThreeTwo => "w_three_two",
+            })
+        };
+        let mut class = [[None; NCLASS]; 2];
+        for (i, name) in TABLE_NAMES.iter().enumerate() {
+            let (colour, k) = parse_name(name).expect("a table name");
+            let own =
+                base.combo.get(colour.index(), k).is_some() || fitted.iter().any(|f| f == name);
+            class[colour.index()][k] = if own {
+                Some(NE + i)
+            } else {
+                class_combo(k).map(hand)
+            };
         }
         Model {
             line,
-            combo,
+            class,
             defence: index("defence"),
             black_penalty: index("black_penalty"),
             diagonal: index("diagonal"),
@@ -82,23 +112,21 @@ impl Model {
         }
     }
 
-    /// The evaluation weights of a parameter set.
+    /// The evaluation weights of a parameter set (table entries: overridden or generated).
     pub fn weights(p: &Params) -> Weights {
-        let mut w = [0.0; NW];
-        for (i, name) in EVAL_PARAMS.iter().enumerate() {
-            w[i] = f64::from(p.get(name).expect("declared"));
-        }
-        w
+        (0..NW)
+            .map(|i| f64::from(p.get(weight_name(i)).expect("declared")))
+            .collect()
     }
 
     /// Colour `c`'s potential under `w`; adds `scale` times its gradient to `grad`.
     fn potential(
         &self,
-        w: &Weights,
+        w: &[f64],
         f: &EvalFeatures,
         c: usize,
         scale: f64,
-        grad: Option<&mut Weights>,
+        grad: Option<&mut [f64]>,
     ) -> f64 {
         let renju_black = f.rule == Rule::Renju && c == 0;
         let m = if renju_black {
@@ -117,15 +145,19 @@ impl Model {
             lines += w[i] * (s + dg * d);
             diag += w[i] * d;
         }
-        let count = |k: Combo| f64::from(f.combos[c][k as usize]);
-        let scaled_bonus = w[self.combo[Combo::FourThree as usize]] * count(Combo::FourThree)
-            + w[self.combo[Combo::ThreeTwo as usize]] * count(Combo::ThreeTwo);
-        let plain_bonus = if renju_black {
-            0.0
-        } else {
-            w[self.combo[Combo::DoubleThree as usize]] * count(Combo::DoubleThree)
-                + w[self.combo[Combo::DoubleFour as usize]] * count(Combo::DoubleFour)
+        // Renju black's classes of two open threes or of an open four earn nothing.
+        let live = |k: usize| {
+            !(renju_black && matches!(class_combo(k), Some(Combo::DoubleThree | Combo::DoubleFour)))
         };
+        let mut bonus = 0.0;
+        for (k, &n) in f.classes[c].iter().enumerate() {
+            if n == 0 || !live(k) {
+                continue;
+            }
+            if let Some(i) = self.class[c][k] {
+                bonus += w[i] * f64::from(n);
+            }
+        }
         if let Some(g) = grad {
             for (p, slot) in self.line.iter().enumerate() {
                 let Some(i) = *slot else { continue };
@@ -137,25 +169,28 @@ impl Model {
             }
             g[self.diagonal] += scale * m * diag / 100.0;
             if renju_black {
-                g[self.black_penalty] += scale * (lines + scaled_bonus) / 100.0;
-            } else {
-                g[self.combo[Combo::DoubleThree as usize]] += scale * count(Combo::DoubleThree);
-                g[self.combo[Combo::DoubleFour as usize]] += scale * count(Combo::DoubleFour);
+                g[self.black_penalty] += scale * (lines + bonus) / 100.0;
             }
-            g[self.combo[Combo::FourThree as usize]] += scale * m * count(Combo::FourThree);
-            g[self.combo[Combo::ThreeTwo as usize]] += scale * m * count(Combo::ThreeTwo);
+            for (k, &n) in f.classes[c].iter().enumerate() {
+                if n == 0 || !live(k) {
+                    continue;
+                }
+                if let Some(i) = self.class[c][k] {
+                    g[i] += scale * m * f64::from(n);
+                }
+            }
         }
-        m * (lines + scaled_bonus) + plain_bonus
+        m * (lines + bonus)
     }
 
     /// The evaluation for the side to move under real weights `w`; with `grad`, adds
     /// `scale` times its gradient.
     pub fn eval(
         &self,
-        w: &Weights,
+        w: &[f64],
         f: &EvalFeatures,
         scale: f64,
-        mut grad: Option<&mut Weights>,
+        mut grad: Option<&mut [f64]>,
     ) -> f64 {
         let me = f.side.index();
         let def = w[self.defence] / 100.0;
@@ -191,60 +226,77 @@ mod tests {
 
     #[test]
     fn real_evaluation_is_close_to_the_engines_and_gradient_matches_differences() {
-        let model = Model::new();
         let mut p = Params::default();
         // Values where the engine's integer truncations are small against the scores.
         p.set("black_penalty", 90).unwrap();
         p.set("defence", 80).unwrap();
-        let w = Model::weights(&p);
-        for b in positions() {
-            let f = b.eval_features();
-            let exact = f.evaluate_params(&p) as f64;
-            let mut g = [0.0; NW];
-            let real = model.eval(&w, &f, 1.0, Some(&mut g));
-            // The engine truncates each table entry (diagonal and black_penalty percentages,
-            // under one unit per counted cell line or bonus) and the defence product (one).
-            let counts = |c: usize| -> f64 {
-                let lines: u32 = f.lines[c].iter().flatten().map(|&n| u32::from(n)).sum();
-                let combos: u32 = f.combos[c].iter().map(|&n| u32::from(n)).sum();
-                f64::from(lines + combos)
-            };
-            let me = f.side.index();
-            let bound = counts(me) + counts(1 - me) * 0.8 + 1.0;
-            assert!(
-                (real - exact).abs() <= bound,
-                "{real} vs {exact} (bound {bound})"
-            );
-            assert_eq!(model.eval(&w, &f, 1.0, None), real);
-            for i in 0..NW {
-                let h = 1e-3 * w[i].abs().max(1.0);
-                let (mut up, mut down) = (w, w);
-                up[i] += h;
-                down[i] -= h;
-                let num =
-                    (model.eval(&up, &f, 1.0, None) - model.eval(&down, &f, 1.0, None)) / (2.0 * h);
+        let mut with_table = p.clone();
+        with_table.set("cmb_white_f0t1w0", 45).unwrap();
+        with_table.set("cmb_black_f1t0w1", -120).unwrap();
+        let table: Vec<String> = TABLE_NAMES.iter().map(|n| n.to_string()).collect();
+        // Hand weights only; a start with overrides; the whole table fitted.
+        for (p, model) in [
+            (&p, Model::new(&p, &[])),
+            (&with_table, Model::new(&with_table, &[])),
+            (&with_table, Model::new(&with_table, &table)),
+        ] {
+            let w = Model::weights(p);
+            for b in positions() {
+                let f = b.eval_features();
+                let exact = f.evaluate_params(p) as f64;
+                let mut g = vec![0.0; NW];
+                let real = model.eval(&w, &f, 1.0, Some(&mut g));
+                // The engine truncates each table entry (diagonal and black_penalty
+                // percentages, under one unit per counted cell line or bonus) and the defence
+                // product (one).
+                let counts = |c: usize| -> f64 {
+                    let lines: u32 = f.lines[c].iter().flatten().map(|&n| u32::from(n)).sum();
+                    let classes: u32 = f.classes[c].iter().map(|&n| u32::from(n)).sum();
+                    f64::from(lines + classes)
+                };
+                let me = f.side.index();
+                let bound = counts(me) + counts(1 - me) * 0.8 + 1.0;
                 assert!(
-                    (num - g[i]).abs() <= 1e-6 * num.abs().max(1.0),
-                    "{}: analytic {} vs numeric {num}",
-                    EVAL_PARAMS[i],
-                    g[i]
+                    (real - exact).abs() <= bound,
+                    "{real} vs {exact} (bound {bound})"
                 );
+                assert_eq!(model.eval(&w, &f, 1.0, None), real);
+                for i in 0..NW {
+                    let h = 1e-3 * w[i].abs().max(1.0);
+                    let (mut up, mut down) = (w.clone(), w.clone());
+                    up[i] += h;
+                    down[i] -= h;
+                    let num = (model.eval(&up, &f, 1.0, None) - model.eval(&down, &f, 1.0, None))
+                        / (2.0 * h);
+                    assert!(
+                        (num - g[i]).abs() <= 1e-6 * num.abs().max(1.0),
+                        "{}: analytic {} vs numeric {num}",
+                        weight_name(i),
+                        g[i]
+                    );
+                }
             }
         }
     }
 
     #[test]
     fn integer_weights_with_round_percentages_give_the_exact_evaluation() {
-        // With diagonal, black_penalty and defence at 100 nothing is truncated.
-        let model = Model::new();
+        // With diagonal, black_penalty and defence at 100 nothing is truncated, with or
+        // without table overrides.
         let mut p = Params::default();
         for (n, v) in [("defence", 100), ("black_penalty", 100), ("diagonal", 100)] {
             p.set(n, v).unwrap();
         }
-        let w = Model::weights(&p);
-        for b in positions() {
-            let f = b.eval_features();
-            assert_eq!(model.eval(&w, &f, 1.0, None), f.evaluate_params(&p) as f64);
+        let mut with_table = p.clone();
+        with_table.set("cmb_white_f0t2w1", 333).unwrap();
+        with_table.set("cmb_black_f1t1w0", 2222).unwrap();
+        for p in [&p, &with_table] {
+            let model = Model::new(p, &[]);
+            let w = Model::weights(p);
+            for b in positions() {
+                let f = b.eval_features();
+                assert_eq!(model.eval(&w, &f, 1.0, None), f.evaluate_params(p) as f64);
+            }
         }
     }
 }

@@ -18,10 +18,10 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
-use wuzi_engine::eval::{EvalWeights, EVAL_PARAMS};
+use wuzi_engine::eval::EvalWeights;
 use wuzi_engine::{Params, Rule};
 
-use super::model::{Model, Weights, NW};
+use super::model::{weight_index, Model, Weights, NW};
 use super::sample::Position;
 
 /// Positions per parallel chunk (fixed, for determinism).
@@ -93,7 +93,8 @@ impl Loss {
 /// Settings of the optimisation.
 #[derive(Clone, Debug, Serialize)]
 pub struct FitSettings {
-    /// The weights fitted (names from [`EVAL_PARAMS`]).
+    /// The weights fitted (names from [`wuzi_engine::eval::EVAL_PARAMS`] and the
+    /// combination table).
     pub params: Vec<String>,
     /// The loss.
     pub loss: Loss,
@@ -113,6 +114,11 @@ pub struct FitSettings {
     pub colour_offsets: bool,
     /// Keep the epoch with the lowest validation loss instead of the last one.
     pub early_stop: bool,
+    /// A weight whose feature is non-zero in fewer training positions stays at its start.
+    pub min_positions: usize,
+    /// Pull towards the start: `l2 / 2` times the squared move in SPSA steps, per weight,
+    /// is added to the loss.
+    pub l2: f64,
 }
 
 /// One epoch's figures.
@@ -144,6 +150,8 @@ pub struct FitResult {
     pub best_epoch: usize,
     /// The start with the fitted weights of the best epoch.
     pub fitted: Params,
+    /// Chosen weights left at their start: their feature is in too few training positions.
+    pub rare: Vec<String>,
 }
 
 /// Mean loss over `idx` of the integer evaluations `evals` (indexed like the positions),
@@ -295,13 +303,13 @@ pub fn optimise(
     labels: &[f64],
     on_epoch: &mut dyn FnMut(&EpochRecord, usize),
 ) -> FitResult {
-    let model = Model::new();
+    let model = Model::new(base, &settings.params);
     let fitted: Vec<(usize, &'static wuzi_engine::ParamSpec)> = settings
         .params
         .iter()
         .map(|n| {
             (
-                EVAL_PARAMS.iter().position(|e| e == n).expect("checked"),
+                weight_index(n).expect("checked"),
                 Params::spec(n).expect("checked"),
             )
         })
@@ -311,6 +319,40 @@ pub fn optimise(
         .collect();
     let valid: Vec<usize> = (0..positions.len())
         .filter(|&i| positions[i].validation)
+        .collect();
+    // How many training positions move each weight (a non-zero gradient at the start).
+    let start = Model::weights(base);
+    let seen: Vec<usize> = train
+        .par_chunks(CHUNK)
+        .map(|c| {
+            let mut n = vec![0usize; NW];
+            for &i in c {
+                let mut g = vec![0.0; NW];
+                model.eval(&start, &positions[i].features, 1.0, Some(&mut g));
+                for (n, g) in n.iter_mut().zip(&g) {
+                    *n += usize::from(*g != 0.0);
+                }
+            }
+            n
+        })
+        .reduce(
+            || vec![0; NW],
+            |mut a, b| {
+                for (a, b) in a.iter_mut().zip(&b) {
+                    *a += b;
+                }
+                a
+            },
+        );
+    let rare: Vec<String> = fitted
+        .iter()
+        .filter(|&&(i, _)| seen[i] < settings.min_positions)
+        .map(|&(_, s)| s.name.to_string())
+        .collect();
+    let moving: Vec<(usize, &'static wuzi_engine::ParamSpec)> = fitted
+        .iter()
+        .copied()
+        .filter(|&(i, _)| seen[i] >= settings.min_positions)
         .collect();
     let data = Data::new(positions, labels);
     let start_evals = integer_evals(positions, base, rule);
@@ -353,7 +395,7 @@ pub fn optimise(
     let score = |r: &EpochRecord| r.validation_loss.unwrap_or(r.train_loss);
     let mut best = 0;
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let (mut m, mut v) = ([0.0; NW], [0.0; NW]);
+    let (mut m, mut v) = (vec![0.0; NW], vec![0.0; NW]);
     let (mut mo, mut vo) = ([0.0; 2], [0.0; 2]);
     let batch = settings.batch.max(1);
     let steps_per_epoch = train.len().div_ceil(batch).max(1);
@@ -370,7 +412,7 @@ pub fn optimise(
             let parts: Vec<(Weights, [f64; 2])> = chunk
                 .par_chunks(CHUNK)
                 .map(|c| {
-                    let mut g = [0.0; NW];
+                    let mut g = vec![0.0; NW];
                     let mut go = [0.0; 2];
                     for &i in c {
                         let pos = &positions[i];
@@ -383,7 +425,7 @@ pub fn optimise(
                     (g, go)
                 })
                 .collect();
-            let mut g = [0.0; NW];
+            let mut g = vec![0.0; NW];
             let mut go = [0.0; 2];
             for (part, po) in parts {
                 for i in 0..NW {
@@ -394,9 +436,10 @@ pub fn optimise(
             }
             t += 1;
             let lr = settings.lr * (1.0 - 0.9 * (t - 1) as f64 / total_steps as f64);
-            for &(i, spec) in &fitted {
+            for &(i, spec) in &moving {
                 // Adam in units of the weight's SPSA step.
-                let gi = g[i] / chunk.len() as f64 * spec.step;
+                let gi = g[i] / chunk.len() as f64 * spec.step
+                    + settings.l2 * (w[i] - start[i]) / spec.step;
                 m[i] = b1 * m[i] + (1.0 - b1) * gi;
                 v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
                 let mh = m[i] / (1.0 - b1.powi(t as i32));
@@ -431,6 +474,7 @@ pub fn optimise(
         fitted: rounded(base, &fitted, &best_w),
         epochs,
         best_epoch: best,
+        rare,
     }
 }
 

@@ -25,6 +25,8 @@ pub const EPOCHS_FILE: &str = "epochs.csv";
 pub const LOSS_CHART: &str = "loss";
 /// Stem of the weights' paths chart.
 pub const PATHS_CHART: &str = "paths";
+/// Most weight paths drawn in the paths chart (those that moved most, in SPSA steps).
+const MAX_PATHS: usize = 16;
 
 /// One fitted weight in the summary.
 #[derive(Clone, Debug, Serialize)]
@@ -74,6 +76,9 @@ pub struct FitSummary {
     pub validation_loss: Option<f64>,
     /// The epoch kept.
     pub best_epoch: usize,
+    /// Chosen weights left at their start: their feature is in fewer training positions
+    /// than `settings.min_positions`.
+    pub rare: Vec<String>,
     /// The fitted weights.
     pub weights: Vec<WeightChange>,
     /// Every epoch.
@@ -100,6 +105,7 @@ impl FitSummary {
             train_loss: best.train_loss,
             validation_loss: best.validation_loss,
             best_epoch: r.best_epoch,
+            rare: r.rare.clone(),
             weights: o
                 .options
                 .fit
@@ -176,6 +182,14 @@ impl FitSummary {
                     e.offsets[0], e.offsets[1]
                 );
             }
+        }
+        if !self.rare.is_empty() {
+            let _ = writeln!(
+                s,
+                "left at their start (in fewer than {} training positions): {}",
+                self.settings.min_positions,
+                self.rare.len()
+            );
         }
         let _ = writeln!(
             s,
@@ -294,12 +308,27 @@ pub fn write_outputs(dir: &Path, o: &FitOutcome) -> Result<Vec<PathBuf>, FitErro
         Some((o.result.best_epoch as f64, &best_label)),
     )
     .map_err(|e| chart_err(&loss_stem, e))?;
-    let paths: Vec<LineData> = o
-        .options
-        .fit
-        .params
-        .iter()
-        .enumerate()
+    // With many weights (the combination table) the chart shows those that moved most.
+    let names = &o.options.fit.params;
+    let moved = |n: &String| {
+        let spec = Params::spec(n).expect("checked");
+        f64::from(
+            (o.result.fitted.get(n).expect("declared") - o.base.get(n).expect("declared")).abs(),
+        ) / spec.step
+    };
+    let mut shown: Vec<usize> = (0..names.len()).collect();
+    if shown.len() > MAX_PATHS {
+        shown.sort_by(|&a, &b| {
+            moved(&names[b])
+                .total_cmp(&moved(&names[a]))
+                .then(a.cmp(&b))
+        });
+        shown.truncate(MAX_PATHS);
+        shown.sort_unstable();
+    }
+    let paths: Vec<LineData> = shown
+        .into_iter()
+        .map(|k| (k, &names[k]))
         .map(|(k, n)| {
             let spec = Params::spec(n).expect("checked");
             let start = f64::from(o.base.get(n).expect("declared"));

@@ -1,0 +1,366 @@
+//! The combination table: a value per combination of a cell's line patterns, per colour.
+//!
+//! A cell's four line patterns are summarised by how many fours (`f`: 0, 1, or 2 for an
+//! open four or two fours), open threes (`t`: 0-3, 3 meaning three or more) and open twos
+//! (`w`: 0-3) a stone there would make. Each of the 48 classes, per colour, has an entry
+//! `cmb_<colour>_f<f>t<t>w<w>` that the cell earns on top of its line values. The four hand
+//! weights `w_four_three`, `w_double_three`, `w_double_four` and `w_three_two` generate the
+//! default table (a class earns the hand bonus of its combination, or nothing); an entry given
+//! in a parameter file overrides its generated value. The entries are ordinary parameters by
+//! name, so `--set`, TOML files, the arena's `set=`, SPSA and `wuzi-tune fit` all reach them,
+//! at no cost at search time: the board's per-cell summary already indexes a table.
+//!
+//! The shipped defaults override part of the table with `suites/params/table.toml`, built into
+//! the engine: a fit of the table to self-play records that won its SPRTs (see the strength
+//! log). Entries it does not list follow the hand weights.
+//!
+//! Renju black's entries follow the same rules as its hand weights: classes of two open
+//! threes or of an open four/two fours earn nothing (they are forbidden or unusable), the
+//! others are scaled by `black_penalty`. Cells that make five or that are forbidden belong to
+//! no class.
+
+use std::sync::LazyLock;
+
+use super::Combo;
+use crate::{ParamError, ParamSpec, Params, Stone};
+
+/// Number of classes per colour.
+pub const NCLASS: usize = 48;
+
+/// Smallest entry allowed.
+pub const ENTRY_MIN: i32 = -3000;
+/// Largest entry allowed.
+pub const ENTRY_MAX: i32 = 10000;
+
+/// Every entry's name, black's 48 classes then white's, class `f * 16 + t * 4 + w`.
+pub const TABLE_NAMES: [&str; 2 * NCLASS] = [
+    "cmb_black_f0t0w0",
+    "cmb_black_f0t0w1",
+    "cmb_black_f0t0w2",
+    "cmb_black_f0t0w3",
+    "cmb_black_f0t1w0",
+    "cmb_black_f0t1w1",
+    "cmb_black_f0t1w2",
+    "cmb_black_f0t1w3",
+    "cmb_black_f0t2w0",
+    "cmb_black_f0t2w1",
+    "cmb_black_f0t2w2",
+    "cmb_black_f0t2w3",
+    "cmb_black_f0t3w0",
+    "cmb_black_f0t3w1",
+    "cmb_black_f0t3w2",
+    "cmb_black_f0t3w3",
+    "cmb_black_f1t0w0",
+    "cmb_black_f1t0w1",
+    "cmb_black_f1t0w2",
+    "cmb_black_f1t0w3",
+    "cmb_black_f1t1w0",
+    "cmb_black_f1t1w1",
+    "cmb_black_f1t1w2",
+    "cmb_black_f1t1w3",
+    "cmb_black_f1t2w0",
+    "cmb_black_f1t2w1",
+    "cmb_black_f1t2w2",
+    "cmb_black_f1t2w3",
+    "cmb_black_f1t3w0",
+    "cmb_black_f1t3w1",
+    "cmb_black_f1t3w2",
+    "cmb_black_f1t3w3",
+    "cmb_black_f2t0w0",
+    "cmb_black_f2t0w1",
+    "cmb_black_f2t0w2",
+    "cmb_black_f2t0w3",
+    "cmb_black_f2t1w0",
+    "cmb_black_f2t1w1",
+    "cmb_black_f2t1w2",
+    "cmb_black_f2t1w3",
+    "cmb_black_f2t2w0",
+    "cmb_black_f2t2w1",
+    "cmb_black_f2t2w2",
+    "cmb_black_f2t2w3",
+    "cmb_black_f2t3w0",
+    "cmb_black_f2t3w1",
+    "cmb_black_f2t3w2",
+    "cmb_black_f2t3w3",
+    "cmb_white_f0t0w0",
+    "cmb_white_f0t0w1",
+    "cmb_white_f0t0w2",
+    "cmb_white_f0t0w3",
+    "cmb_white_f0t1w0",
+    "cmb_white_f0t1w1",
+    "cmb_white_f0t1w2",
+    "cmb_white_f0t1w3",
+    "cmb_white_f0t2w0",
+    "cmb_white_f0t2w1",
+    "cmb_white_f0t2w2",
+    "cmb_white_f0t2w3",
+    "cmb_white_f0t3w0",
+    "cmb_white_f0t3w1",
+    "cmb_white_f0t3w2",
+    "cmb_white_f0t3w3",
+    "cmb_white_f1t0w0",
+    "cmb_white_f1t0w1",
+    "cmb_white_f1t0w2",
+    "cmb_white_f1t0w3",
+    "cmb_white_f1t1w0",
+    "cmb_white_f1t1w1",
+    "cmb_white_f1t1w2",
+    "cmb_white_f1t1w3",
+    "cmb_white_f1t2w0",
+    "cmb_white_f1t2w1",
+    "cmb_white_f1t2w2",
+    "cmb_white_f1t2w3",
+    "cmb_white_f1t3w0",
+    "cmb_white_f1t3w1",
+    "cmb_white_f1t3w2",
+    "cmb_white_f1t3w3",
+    "cmb_white_f2t0w0",
+    "cmb_white_f2t0w1",
+    "cmb_white_f2t0w2",
+    "cmb_white_f2t0w3",
+    "cmb_white_f2t1w0",
+    "cmb_white_f2t1w1",
+    "cmb_white_f2t1w2",
+    "cmb_white_f2t1w3",
+    "cmb_white_f2t2w0",
+    "cmb_white_f2t2w1",
+    "cmb_white_f2t2w2",
+    "cmb_white_f2t2w3",
+    "cmb_white_f2t3w0",
+    "cmb_white_f2t3w1",
+    "cmb_white_f2t3w2",
+    "cmb_white_f2t3w3",
+];
+
+/// The class of a cell from its counts: fours (2 for an open four or two fours), open threes
+/// and open twos, each clamped to its top value.
+#[inline]
+pub fn class_index(fours: usize, threes: usize, twos: usize) -> usize {
+    fours.min(2) * 16 + threes.min(3) * 4 + twos.min(3)
+}
+
+/// The class of a packed cell summary (see [`super::EvalWeights`]), or `None` for a cell that
+/// makes five or is forbidden for renju black.
+#[inline]
+pub fn class_of_key(key: u16, renju_black: bool) -> Option<usize> {
+    let key = key as usize;
+    let five = key & 1 != 0;
+    let open = key & 2 != 0;
+    let bad = key & 4 != 0;
+    let fours = (key >> 3) & 15;
+    let threes = (key >> 7) & 7;
+    let twos = (key >> 10) & 7;
+    if five || bad || (renju_black && fours >= 2) {
+        return None;
+    }
+    let f = if open || fours >= 2 { 2 } else { fours };
+    Some(class_index(f, threes, twos))
+}
+
+/// The hand-weight combination a class earns by default (the same rule as
+/// [`super::classify`]).
+pub fn class_combo(class: usize) -> Option<Combo> {
+    let (f, t, w) = (class / 16, (class / 4) % 4, class % 4);
+    match (f, t) {
+        (2, _) => Some(Combo::DoubleFour),
+        (1, 1..) => Some(Combo::FourThree),
+        (1, 0) => None,
+        (_, 2..) => Some(Combo::DoubleThree),
+        (_, 1) if w >= 1 => Some(Combo::ThreeTwo),
+        _ => None,
+    }
+}
+
+/// The hand weight of combination `k` in `p` (before renju black's adjustments).
+pub fn hand_bonus(p: &Params, k: Combo) -> i32 {
+    match k {
+        Combo::FourThree => p.w_four_three,
+        Combo::DoubleThree => p.w_double_three,
+        Combo::DoubleFour => p.w_double_four,
+        Combo::ThreeTwo => p.w_three_two,
+    }
+}
+
+/// The generated (hand-weight) value of a class.
+pub fn generated(p: &Params, class: usize) -> i32 {
+    class_combo(class).map_or(0, |k| hand_bonus(p, k))
+}
+
+/// Colour and class of an entry name.
+pub fn parse_name(name: &str) -> Option<(Stone, usize)> {
+    let i = TABLE_NAMES.iter().position(|n| *n == name)?;
+    let colour = if i < NCLASS {
+        Stone::Black
+    } else {
+        Stone::White
+    };
+    Some((colour, i % NCLASS))
+}
+
+/// The entry name of a colour and class.
+pub fn entry_name(colour: Stone, class: usize) -> &'static str {
+    TABLE_NAMES[colour.index() * NCLASS + class]
+}
+
+/// The shipped table (`suites/params/table.toml`, built in): the entries it lists override the
+/// hand weights in [`Params::default`].
+const SHIPPED: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../suites/params/table.toml"
+));
+
+/// Parses a file of table entries only (`cmb_... = value`).
+pub fn parse_table(text: &str) -> Result<ComboTable, ParamError> {
+    let doc: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| ParamError::Toml(e.to_string()))?;
+    let mut t = ComboTable::default();
+    for (name, value) in &doc {
+        let (colour, class) = parse_name(name).ok_or_else(|| ParamError::Unknown(name.clone()))?;
+        let v = value.as_integer().ok_or_else(|| ParamError::NotInteger {
+            name: name.clone(),
+            value: value.to_string(),
+        })?;
+        if !(i64::from(ENTRY_MIN)..=i64::from(ENTRY_MAX)).contains(&v) {
+            return Err(ParamError::OutOfRange {
+                name: name.clone(),
+                value: v,
+                min: ENTRY_MIN,
+                max: ENTRY_MAX,
+            });
+        }
+        t.set(colour.index(), class, v as i32);
+    }
+    Ok(t)
+}
+
+/// The entries' declarations (the default is the entry in [`Params::default`]: the shipped
+/// table's, or what the default hand weights generate).
+pub fn table_specs() -> &'static [ParamSpec] {
+    static SPECS: LazyLock<Vec<ParamSpec>> = LazyLock::new(|| {
+        let d = Params::default();
+        TABLE_NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, name)| ParamSpec {
+                name,
+                default: d.table_entry(i / NCLASS, i % NCLASS),
+                min: ENTRY_MIN,
+                max: ENTRY_MAX,
+                step: 30.0,
+                help: "Combination table entry (see `wuzi params --table`): what a cell of \
+                       this class earns on top of its line values.",
+            })
+            .collect()
+    });
+    &SPECS
+}
+
+/// The entries a parameter set overrides; the rest follow the hand weights.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ComboTable(Option<Box<[[Option<i32>; NCLASS]; 2]>>);
+
+impl ComboTable {
+    /// The override of a colour's class, if any.
+    #[inline]
+    pub fn get(&self, c: usize, class: usize) -> Option<i32> {
+        self.0.as_ref().and_then(|t| t[c][class])
+    }
+
+    /// Overrides one entry (the caller checks the range).
+    pub fn set(&mut self, c: usize, class: usize, value: i32) {
+        self.0.get_or_insert_with(|| Box::new([[None; NCLASS]; 2]))[c][class] = Some(value);
+    }
+
+    /// Is any entry overridden?
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The shipped table (`suites/params/table.toml`), the one [`Params::default`] has.
+    pub fn shipped() -> ComboTable {
+        static TABLE: LazyLock<ComboTable> = LazyLock::new(|| {
+            parse_table(SHIPPED).expect("suites/params/table.toml is valid (tested)")
+        });
+        TABLE.clone()
+    }
+
+    /// The overridden entries as (name, value), black's first, in class order.
+    pub fn overrides(&self) -> Vec<(&'static str, i32)> {
+        let mut out = Vec::new();
+        for (i, name) in TABLE_NAMES.iter().enumerate() {
+            if let Some(v) = self.get(i / NCLASS, i % NCLASS) {
+                out.push((*name, v));
+            }
+        }
+        out
+    }
+}
+
+impl Params {
+    /// The table entry of colour index `c` and `class`: its override, or what the hand
+    /// weights generate.
+    pub fn table_entry(&self, c: usize, class: usize) -> i32 {
+        self.combo
+            .get(c, class)
+            .unwrap_or_else(|| generated(self, class))
+    }
+
+    /// The whole table, every entry written out (the generator's output when nothing is
+    /// overridden), as a parameter file fragment.
+    pub fn table_toml(&self) -> String {
+        let mut s = String::from(
+            "# Combination table: what a cell earns on top of its line values, per colour and\n\
+             # class f<fours>t<open threes>w<open twos> (f2: open four or two fours; t3, w3:\n\
+             # three or more). Entries not given follow the hand weights w_four_three,\n\
+             # w_double_three, w_double_four and w_three_two. Renju black's classes of two\n\
+             # open threes or f2 earn nothing; its others are scaled by black_penalty.\n",
+        );
+        for (i, name) in TABLE_NAMES.iter().enumerate() {
+            let _ = std::fmt::Write::write_fmt(
+                &mut s,
+                format_args!("{name} = {}\n", self.table_entry(i / NCLASS, i % NCLASS)),
+            );
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::classify;
+
+    #[test]
+    fn names_follow_the_class_order() {
+        for c in [Stone::Black, Stone::White] {
+            for f in 0..3 {
+                for t in 0..4 {
+                    for w in 0..4 {
+                        let class = class_index(f, t, w);
+                        let colour = if c == Stone::Black { "black" } else { "white" };
+                        let name = format!("cmb_{colour}_f{f}t{t}w{w}");
+                        assert_eq!(entry_name(c, class), name);
+                        assert_eq!(parse_name(&name), Some((c, class)));
+                    }
+                }
+            }
+        }
+        assert_eq!(parse_name("cmb_grey_f0t0w0"), None);
+    }
+
+    #[test]
+    fn classes_earn_the_same_combination_as_classify() {
+        // The generated table must reproduce the hand-weight bonuses exactly, for every
+        // packed summary a cell can have.
+        for renju_black in [false, true] {
+            for key in 0..(1u16 << 13) {
+                let (combo, _) = classify(key, renju_black);
+                match class_of_key(key, renju_black) {
+                    Some(class) => assert_eq!(class_combo(class), combo, "key {key:#x}"),
+                    None => assert_eq!(combo, None, "key {key:#x}"),
+                }
+            }
+        }
+    }
+}
