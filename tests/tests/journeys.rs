@@ -515,3 +515,70 @@ fn self_play_then_fit_then_match() {
         describe(&vs.args, &out)
     );
 }
+
+/// "The combination table": the table in effect for a parameter file, a fit of the whole table
+/// on self-play records (4 pairs at 100 nodes), then the fitted table against the defaults
+/// (2 pairs), each command as the README writes it.
+#[test]
+fn table_print_then_table_fit_then_match() {
+    let tmp = TempDir::new("table");
+    let show = find("wuzi", "params", &["--table"]);
+    let out = exec(&show, None, 0);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        table.lines().filter(|l| l.starts_with("cmb_")).count(),
+        96,
+        "{table}"
+    );
+    let records = tmp.join("runs/self");
+    let selfplay = find("wuzi-arena", "match", &["--out", "runs/self"]);
+    exec(
+        &selfplay
+            .set("--openings", "random:4")
+            .set("--nodes", "100")
+            .set("--concurrency", "2")
+            .set("--out", &s(&records))
+            .flag("--quiet"),
+        None,
+        0,
+    );
+    let fitted = tmp.join("fits/table");
+    let fit = find("wuzi-tune", "fit", &["--param", "cmb_*", "fits/table"]);
+    let out = exec(
+        &fit.set("--records", &s(&records))
+            .set("--out", &s(&fitted))
+            .set("--epochs", "5")
+            .set("--min-positions", "5")
+            .flag("--quiet"),
+        None,
+        0,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("cmb_white_f1t1w0"), "{stdout}");
+    let params = fitted.join("fitted.toml");
+    let text = std::fs::read_to_string(&params).expect("fitted.toml");
+    assert!(text.contains("cmb_"), "no table entry in {text}");
+    let vs = find("wuzi-arena", "match", &["--out", "runs/table-vs-default"]);
+    let player = vs
+        .args
+        .iter()
+        .find(|a| a.starts_with("table,params="))
+        .expect("the table player")
+        .clone();
+    let mut vs = vs
+        .set("--openings", "random:2:4")
+        .set("--nodes", "100")
+        .set("--concurrency", "2")
+        .set("--sprt", "off")
+        .set("--out", &s(&tmp.join("runs/table-vs-default")))
+        .flag("--quiet");
+    for a in vs.args.iter_mut().filter(|a| **a == player) {
+        *a = format!("table,params={}", params.display());
+    }
+    let out = exec(&vs, None, 0);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("table vs default"),
+        "{}",
+        describe(&vs.args, &out)
+    );
+}
