@@ -359,6 +359,11 @@ impl Params {
             .collect()
     }
 
+    /// The combination table overrides that differ from the defaults' (shipped) table.
+    pub fn table_diff_from_default(&self) -> Vec<(String, i32)> {
+        self.table_diff(&Params::default())
+    }
+
     /// The table overrides `self` has and `d` has not (or with another value).
     fn table_diff(&self, d: &Params) -> Vec<(String, i32)> {
         self.combo

@@ -335,9 +335,11 @@ impl TuneSpec {
         let config = TuneConfig {
             format: FORMAT_VERSION,
             base_source,
+            // Every scalar, and the table entries the base overrides beyond the defaults.
             base: Params::SPECS
                 .iter()
                 .map(|s| (s.name.to_string(), base.get(s.name).unwrap_or(s.default)))
+                .chain(base.table_diff_from_default())
                 .collect(),
             spsa,
             pairs: self.pairs,
@@ -451,8 +453,8 @@ fn num(v: f64) -> String {
     format!("{v}")
 }
 
-/// The SPSA parameters of the spec's `[params.*]` tables, in the engine's declaration order,
-/// checked against the declared ranges.
+/// The SPSA parameters of the spec's `[params.*]` tables, in the engine's declaration order
+/// (scalars, then combination table entries), checked against the declared ranges.
 fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result<Vec<SpsaParam>> {
     if entries.is_empty() {
         return Err(TuneError::spec(
@@ -473,7 +475,7 @@ fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result
         }
     }
     let mut out = Vec::new();
-    for spec in Params::SPECS {
+    for spec in Params::SPECS.iter().chain(Params::table_specs()) {
         let Some(e) = entries.get(spec.name) else {
             continue;
         };
@@ -794,6 +796,34 @@ mod tests {
         // Rounded to the nearest integer and kept in range.
         let p = c.params_at(&[4.4, 86.5]).expect("valid");
         assert_eq!((p.w_open_three, p.defence), (5, 87));
+    }
+
+    #[test]
+    fn table_entries_tune_and_base_overrides_survive() {
+        // A combination table entry is an SPSA parameter like a scalar (after the scalars),
+        // and a base file's table overrides reach the tune's base.
+        let dir = std::env::temp_dir().join(format!("wuzi-spec-table-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("base.toml"), "cmb_white_f0t0w3 = 77\n").unwrap();
+        let c = TuneSpec::parse(
+            "base = \"base.toml\"\npairs = 20\nopenings = \"renju26\"\n\
+             [params.cmb_black_f1t0w2]\n[params.defence]\n",
+            Path::new("test.toml"),
+        )
+        .unwrap()
+        .resolve(&dir)
+        .expect("valid");
+        let _ = std::fs::remove_dir_all(&dir);
+        let names: Vec<&str> = c.spsa.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["defence", "cmb_black_f1t0w2"]);
+        let t = &c.spsa.params[1];
+        let d = Params::default();
+        assert_eq!(t.start, f64::from(d.get("cmb_black_f1t0w2").unwrap()));
+        assert_eq!(c.base.get("cmb_white_f0t0w3"), Some(&77));
+        let p = c.params_at(&[70.0, 1234.0]).expect("valid");
+        assert_eq!(p.get("cmb_black_f1t0w2"), Some(1234));
+        assert_eq!(p.get("cmb_white_f0t0w3"), Some(77));
+        assert_eq!(p.defence, 70);
     }
 
     #[test]
