@@ -867,6 +867,16 @@ fn main_inner() -> Result<()> {
                     s.help.trim()
                 );
             }
+            let t = Params::table_specs();
+            println!(
+                "and {} combination table entries, {} .. {}, range {}..={} (`wuzi params \
+                 --table` shows their values)",
+                t.len(),
+                t[0].name,
+                t[t.len() - 1].name,
+                t[0].min,
+                t[0].max
+            );
             Ok(())
         }
     }
