@@ -85,17 +85,51 @@ impl Combo {
     ];
 }
 
+/// A cell's packed summary unpacked (see [`EvalWeights::build_tables`] for the packing).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Summary {
+    /// A stone here makes five.
+    pub five: bool,
+    /// ... an open four.
+    pub open: bool,
+    /// ... a shape forbidden to renju black (overline, or two fours on one line).
+    pub bad: bool,
+    /// Fours made (an open four counts one, two fours on one line two).
+    pub fours: usize,
+    /// Open threes made.
+    pub threes: usize,
+    /// Open twos made.
+    pub twos: usize,
+}
+
+impl Summary {
+    /// Unpacks a summary key.
+    #[inline]
+    pub fn unpack(key: u16) -> Summary {
+        let key = key as usize;
+        Summary {
+            five: key & 1 != 0,
+            open: key & 2 != 0,
+            bad: key & 4 != 0,
+            fours: (key >> 3) & 15,
+            threes: (key >> 7) & 7,
+            twos: (key >> 10) & 7,
+        }
+    }
+}
+
 /// Combination bonus and threat class of a cell from its packed summary (see
 /// [`EvalWeights`]); independent of the weights, so the fitter's feature counts and the
 /// board's tables classify cells the same way.
 pub(crate) fn classify(key: u16, renju_black: bool) -> (Option<Combo>, Threat) {
-    let key = key as usize;
-    let five = key & 1 != 0;
-    let open = key & 2 != 0;
-    let bad = key & 4 != 0;
-    let fours = (key >> 3) & 15;
-    let threes = (key >> 7) & 7;
-    let twos = (key >> 10) & 7;
+    let Summary {
+        five,
+        open,
+        bad,
+        fours,
+        threes,
+        twos,
+    } = Summary::unpack(key);
     if five {
         (None, Threat::Five)
     } else if bad || (renju_black && fours >= 2) {

@@ -457,6 +457,22 @@ fn sweep_and_merged_shards_get_reports() {
     }
 }
 
+/// The README's self-play command ("Fitting evaluation weights to recorded games"), 4 pairs at
+/// 100 nodes, into `records`.
+fn self_play(records: &Path) {
+    let selfplay = find("wuzi-arena", "match", &["--out", "runs/self"]);
+    exec(
+        &selfplay
+            .set("--openings", "random:4")
+            .set("--nodes", "100")
+            .set("--concurrency", "2")
+            .set("--out", &s(records))
+            .flag("--quiet"),
+        None,
+        0,
+    );
+}
+
 /// "Fitting evaluation weights to recorded games": the detuned set's self-play (4 pairs at 100
 /// nodes), `wuzi-tune fit` of the two weights on it, then the fitted set against the defaults
 /// (2 pairs), each command as the README writes it.
@@ -465,17 +481,7 @@ fn self_play_then_fit_then_match() {
     let tmp = TempDir::new("fit");
     let records = tmp.join("runs/self");
     let fitted = tmp.join("fits/self");
-    let selfplay = find("wuzi-arena", "match", &["--out", "runs/self"]);
-    exec(
-        &selfplay
-            .set("--openings", "random:4")
-            .set("--nodes", "100")
-            .set("--concurrency", "2")
-            .set("--out", &s(&records))
-            .flag("--quiet"),
-        None,
-        0,
-    );
+    self_play(&records);
     let fit = find("wuzi-tune", "fit", &["--base", "--out", "fits/self"]);
     let out = exec(
         &fit.set("--records", &s(&records))
@@ -531,17 +537,7 @@ fn table_print_then_table_fit_then_match() {
         "{table}"
     );
     let records = tmp.join("runs/self");
-    let selfplay = find("wuzi-arena", "match", &["--out", "runs/self"]);
-    exec(
-        &selfplay
-            .set("--openings", "random:4")
-            .set("--nodes", "100")
-            .set("--concurrency", "2")
-            .set("--out", &s(&records))
-            .flag("--quiet"),
-        None,
-        0,
-    );
+    self_play(&records);
     let fitted = tmp.join("fits/table");
     let fit = find("wuzi-tune", "fit", &["--param", "cmb_*", "fits/table"]);
     let out = exec(

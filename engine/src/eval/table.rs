@@ -21,7 +21,7 @@
 
 use std::sync::LazyLock;
 
-use super::Combo;
+use super::{Combo, Summary};
 use crate::{ParamError, ParamSpec, Params, Stone};
 
 /// Number of classes per colour.
@@ -143,18 +143,12 @@ pub fn class_index(fours: usize, threes: usize, twos: usize) -> usize {
 /// makes five or is forbidden for renju black.
 #[inline]
 pub fn class_of_key(key: u16, renju_black: bool) -> Option<usize> {
-    let key = key as usize;
-    let five = key & 1 != 0;
-    let open = key & 2 != 0;
-    let bad = key & 4 != 0;
-    let fours = (key >> 3) & 15;
-    let threes = (key >> 7) & 7;
-    let twos = (key >> 10) & 7;
-    if five || bad || (renju_black && fours >= 2) {
+    let s = Summary::unpack(key);
+    if s.five || s.bad || (renju_black && s.fours >= 2) {
         return None;
     }
-    let f = if open || fours >= 2 { 2 } else { fours };
-    Some(class_index(f, threes, twos))
+    let f = if s.open || s.fours >= 2 { 2 } else { s.fours };
+    Some(class_index(f, s.threes, s.twos))
 }
 
 /// The hand-weight combination a class earns by default (the same rule as
