@@ -42,7 +42,8 @@
 //!   that variance and would need the whole budget to clear a change that does nothing.
 //! - **Budget 1000 pairs** ([`DEFAULT_PAIRS`], 2000 games) **at 2000 nodes per move**
 //!   ([`DEFAULT_NODES`]): about two minutes of games on two cores.
-//! - **Openings: one random balanced opening per pair** (`random:<pairs>`). The 184 positions of
+//! - **Openings: one random balanced opening per pair** (`random:<pairs>:4`, see
+//!   [`DEFAULT_OPENING_STONES`]). The 184 positions of
 //!   `renju26` are the 26 openings in 8 symmetries, and a deterministic engine plays symmetric
 //!   positions alike, so those pairs are strongly correlated and the interval would claim more
 //!   confidence than the games hold. Distinct openings keep the pairs independent, and one per

@@ -1241,8 +1241,8 @@ struct GateArgs {
     /// Elo model of the SPRT bounds: logistic or normalized.
     #[arg(long, default_value = "logistic", value_parser = parse_model)]
     sprt_model: EloModel,
-    /// Openings: `random[:COUNT[:STONES]]`, `renju26` or a file [default: random:PAIRS, one
-    /// random balanced opening per pair, at most 2000].
+    /// Openings: `random[:COUNT[:STONES]]`, `renju26` or a file [default: random:PAIRS:4, one
+    /// random balanced 4-stone opening per pair, at most 2000].
     #[arg(long)]
     openings: Option<String>,
     /// freestyle, standard or renju.

@@ -264,11 +264,10 @@ impl Board {
             }
             for c in 0..2 {
                 let renju_black = self.rule == Rule::Renju && c == 0;
-                let (_, class) = classify(self.ckey[i][c], renju_black);
                 // Forbidden cells are worth nothing to renju black.
-                if class != Threat::Forbidden {
-                    let combo = table::class_of_key(self.ckey[i][c], renju_black);
-                    f.add_cell(c, &self.pat[i][c * 4..c * 4 + 4], combo);
+                if classify(self.ckey[i][c], renju_black) != Threat::Forbidden {
+                    let class = table::class_of_key(self.ckey[i][c], renju_black);
+                    f.add_cell(c, &self.pat[i][c * 4..c * 4 + 4], class);
                 }
             }
         }

@@ -72,19 +72,6 @@ pub enum Combo {
     ThreeTwo = 3,
 }
 
-/// Number of combination bonuses.
-pub const NCOMBO: usize = 4;
-
-impl Combo {
-    /// Every bonus, in index order.
-    pub const ALL: [Combo; NCOMBO] = [
-        Combo::FourThree,
-        Combo::DoubleThree,
-        Combo::DoubleFour,
-        Combo::ThreeTwo,
-    ];
-}
-
 /// A cell's packed summary unpacked (see [`EvalWeights::build_tables`] for the packing).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Summary {
@@ -118,41 +105,26 @@ impl Summary {
     }
 }
 
-/// Combination bonus and threat class of a cell from its packed summary (see
-/// [`EvalWeights`]); independent of the weights, so the fitter's feature counts and the
-/// board's tables classify cells the same way.
-pub(crate) fn classify(key: u16, renju_black: bool) -> (Option<Combo>, Threat) {
-    let Summary {
-        five,
-        open,
-        bad,
-        fours,
-        threes,
-        twos,
-    } = Summary::unpack(key);
-    if five {
-        (None, Threat::Five)
-    } else if bad || (renju_black && fours >= 2) {
-        (None, Threat::Forbidden)
-    } else if open || fours >= 2 {
-        (Some(Combo::DoubleFour), Threat::OpenFour)
-    } else if fours == 1 && threes >= 1 {
-        (Some(Combo::FourThree), Threat::FourThree)
-    } else if fours == 1 {
-        (None, Threat::Four)
-    } else if threes >= 2 {
-        (Some(Combo::DoubleThree), Threat::DoubleThree)
-    } else if threes == 1 {
-        (
-            if twos >= 1 {
-                Some(Combo::ThreeTwo)
-            } else {
-                None
-            },
-            Threat::Three,
-        )
+/// Threat class of a cell from its packed summary (see [`EvalWeights`]); independent of the
+/// weights. (Its combination class is [`table::class_of_key`].)
+pub(crate) fn classify(key: u16, renju_black: bool) -> Threat {
+    let s = Summary::unpack(key);
+    if s.five {
+        Threat::Five
+    } else if s.bad || (renju_black && s.fours >= 2) {
+        Threat::Forbidden
+    } else if s.open || s.fours >= 2 {
+        Threat::OpenFour
+    } else if s.fours == 1 && s.threes >= 1 {
+        Threat::FourThree
+    } else if s.fours == 1 {
+        Threat::Four
+    } else if s.threes >= 2 {
+        Threat::DoubleThree
+    } else if s.threes == 1 {
+        Threat::Three
     } else {
-        (None, Threat::None)
+        Threat::None
     }
 }
 
@@ -302,7 +274,7 @@ impl EvalWeights {
             code[Pattern::Overline as usize] = if renju_black { 1 << 2 } else { 0 };
             self.code[c] = code;
             for key in 0..(1usize << 13) {
-                let (_, class) = classify(key as u16, renju_black);
+                let class = classify(key as u16, renju_black);
                 let bonus = table::class_of_key(key as u16, renju_black)
                     .map_or(0, |k| self.class_bonus[c][k]);
                 let entry = (bonus, class);

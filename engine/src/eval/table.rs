@@ -191,11 +191,6 @@ pub fn parse_name(name: &str) -> Option<(Stone, usize)> {
     Some((colour, i % NCLASS))
 }
 
-/// The entry name of a colour and class.
-pub fn entry_name(colour: Stone, class: usize) -> &'static str {
-    TABLE_NAMES[colour.index() * NCLASS + class]
-}
-
 /// The shipped table (`suites/params/table.toml`, built in): the entries it lists override the
 /// hand weights in [`Params::default`].
 const SHIPPED: &str = include_str!(concat!(
@@ -266,11 +261,6 @@ impl ComboTable {
         self.0.get_or_insert_with(|| Box::new([[None; NCLASS]; 2]))[c][class] = Some(value);
     }
 
-    /// Is any entry overridden?
-    pub fn is_empty(&self) -> bool {
-        self.0.is_none()
-    }
-
     /// The shipped table (`suites/params/table.toml`), the one [`Params::default`] has.
     pub fn shipped() -> ComboTable {
         static TABLE: LazyLock<ComboTable> = LazyLock::new(|| {
@@ -323,7 +313,7 @@ impl Params {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::classify;
+    use crate::eval::{classify, Threat};
 
     #[test]
     fn names_follow_the_class_order() {
@@ -334,7 +324,7 @@ mod tests {
                         let class = class_index(f, t, w);
                         let colour = if c == Stone::Black { "black" } else { "white" };
                         let name = format!("cmb_{colour}_f{f}t{t}w{w}");
-                        assert_eq!(entry_name(c, class), name);
+                        assert_eq!(TABLE_NAMES[c.index() * NCLASS + class], name);
                         assert_eq!(parse_name(&name), Some((c, class)));
                     }
                 }
@@ -344,16 +334,29 @@ mod tests {
     }
 
     #[test]
-    fn classes_earn_the_same_combination_as_classify() {
-        // The generated table must reproduce the hand-weight bonuses exactly, for every
-        // packed summary a cell can have.
+    fn classes_agree_with_the_threat_classes() {
+        // The generated table gives the hand-weight bonuses exactly where the engine had them:
+        // four-three on four-three cells, double-four on open-four cells, double-three on
+        // double-three cells, three-two on three cells with an open two, nothing elsewhere;
+        // five and forbidden cells are in no class.
         for renju_black in [false, true] {
             for key in 0..(1u16 << 13) {
-                let (combo, _) = classify(key, renju_black);
-                match class_of_key(key, renju_black) {
-                    Some(class) => assert_eq!(class_combo(class), combo, "key {key:#x}"),
-                    None => assert_eq!(combo, None, "key {key:#x}"),
-                }
+                let threat = classify(key, renju_black);
+                let twos = Summary::unpack(key).twos;
+                let expected = match threat {
+                    Threat::FourThree => Some(Combo::FourThree),
+                    Threat::OpenFour => Some(Combo::DoubleFour),
+                    Threat::DoubleThree => Some(Combo::DoubleThree),
+                    Threat::Three if twos >= 1 => Some(Combo::ThreeTwo),
+                    _ => None,
+                };
+                let class = class_of_key(key, renju_black);
+                assert_eq!(
+                    class.is_none(),
+                    matches!(threat, Threat::Five | Threat::Forbidden),
+                    "key {key:#x}"
+                );
+                assert_eq!(class.and_then(class_combo), expected, "key {key:#x}");
             }
         }
     }

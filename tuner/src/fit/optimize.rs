@@ -150,7 +150,8 @@ pub struct FitResult {
     pub best_epoch: usize,
     /// The start with the fitted weights of the best epoch.
     pub fitted: Params,
-    /// Chosen weights left at their start: their feature is in too few training positions.
+    /// Chosen weights left as in the start: their feature is in too few training positions
+    /// (not written: a rare table entry keeps following the hand weights).
     pub rare: Vec<String>,
 }
 
@@ -326,8 +327,9 @@ pub fn optimise(
         .par_chunks(CHUNK)
         .map(|c| {
             let mut n = vec![0usize; NW];
+            let mut g = vec![0.0; NW];
             for &i in c {
-                let mut g = vec![0.0; NW];
+                g.fill(0.0);
                 model.eval(&start, &positions[i].features, 1.0, Some(&mut g));
                 for (n, g) in n.iter_mut().zip(&g) {
                     *n += usize::from(*g != 0.0);
@@ -354,6 +356,9 @@ pub fn optimise(
         .copied()
         .filter(|&(i, _)| seen[i] >= settings.min_positions)
         .collect();
+    // The rare ones are not fitted: a rare table entry keeps following the hand weights.
+    let moving_names: Vec<String> = moving.iter().map(|&(_, s)| s.name.to_string()).collect();
+    let model = Model::new(base, &moving_names);
     let data = Data::new(positions, labels);
     let start_evals = integer_evals(positions, base, rule);
     let (k, mut off) = match settings.k {
@@ -374,7 +379,7 @@ pub fn optimise(
         ),
     };
     let record = |epoch: usize, w: &Weights, off: [f64; 2]| {
-        let p = rounded(base, &fitted, w);
+        let p = rounded(base, &moving, w);
         let evals = integer_evals(positions, &p, rule);
         EpochRecord {
             epoch,
@@ -471,7 +476,7 @@ pub fn optimise(
     }
     FitResult {
         k,
-        fitted: rounded(base, &fitted, &best_w),
+        fitted: rounded(base, &moving, &best_w),
         epochs,
         best_epoch: best,
         rare,
