@@ -340,6 +340,30 @@ impl RunConfig {
         )
     }
 
+    /// One warning per matchup whose two players are the same player under two names
+    /// ([`PlayerSpec::same_player_as`]), e.g. `--player default --player weak` where `weak` is
+    /// only a name: their games measure nothing. None for a sweep, whose grid may hold the
+    /// baseline's own value on purpose (its point is Elo 0 by construction).
+    pub fn identical_player_warnings(&self) -> Vec<String> {
+        if self.kind == RunKind::Sweep {
+            return Vec::new();
+        }
+        self.matchups
+            .iter()
+            .filter_map(|m| {
+                let (a, b) = (self.players.get(m.first)?, self.players.get(m.second)?);
+                a.same_player_as(b).then(|| {
+                    format!(
+                        "'{}' and '{}' are the same player (same engine parameters, program and \
+                         limits; only the names differ): their games are mirror pairs that \
+                         measure nothing. Did you mean params=FILE or set=NAME=VALUE?",
+                        a.name, b.name
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// Checks players, matchups, openings and counts; a clear error for the first problem.
     pub fn validate(&self) -> Result<()> {
         if self.format != FORMAT_VERSION {
@@ -557,6 +581,17 @@ mod tests {
     use super::tests_support::tiny_config;
     use super::*;
     use wuzi_engine::Pos;
+
+    /// Issue 24: `--player default --player weak` plays default against default.
+    #[test]
+    fn identical_players_are_warned_about() {
+        let mut c = tiny_config(4);
+        let w = c.identical_player_warnings();
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("'a' and 'b' are the same player"), "{w:?}");
+        c.players[1].set_param("defence", 20).expect("sets");
+        assert!(c.identical_player_warnings().is_empty());
+    }
 
     #[test]
     fn schedule_is_a_seeded_permutation_per_cycle() {

@@ -17,17 +17,18 @@
 //!
 //! # Players
 //!
-//! By default the candidate is this build's engine with `suites/params/default.toml` and the
-//! baseline this build's engine with `suites/params/baseline.toml` (a pinned copy of the
-//! parameters that last passed); both play node-limited games, which are reproducible. With
-//! [`Baseline::GitRef`] the baseline is another build of the engine: the reference's own code,
-//! built in its own cargo target folder ([`build_brains`]), and the candidate the working tree's
+//! By default ([`Reference`], `suites/reference.toml`) the baseline is the recorded reference
+//! build, the last accepted engine commit: its own code, checked out and built in its own cargo
+//! target folder ([`build_brains`]), and the candidate the working tree's
 //! `pbrain-wuzi`, so both sides go through the same Gomocup protocol. Each must report its
 //! commit (`pbrain-wuzi --version`) or the gate stops (exit 2). Both play at the candidate's
 //! node limit (`--nodes`), sent as the Yixin-Board `INFO max_node`, under which `pbrain-wuzi`
 //! searches on one thread and ignores the clock: the same seed replays the same games, and a
 //! brain plays exactly what the in-process engine plays at that limit. `move_ms` plays at a
-//! fixed time per move instead.
+//! fixed time per move instead. [`Baseline::Player`] plays two players of this build in
+//! process instead (parameter sets, or a registry brain); a candidate that is the same player
+//! as its baseline (same binary and same parameters) is refused ([`GateError::IdenticalPlayers`]):
+//! its games are mirror pairs, and the gate could not fail whatever the code does.
 //!
 //! # Defaults and why
 //!
@@ -113,8 +114,9 @@ pub const DEFAULT_BUILD_PROFILE: &str = "release";
 pub const DEFAULT_SUITES: [&str; 2] = ["suites/rules", "suites/tactics"];
 /// The candidate's default parameter file.
 pub const DEFAULT_CANDIDATE_PARAMS: &str = "suites/params/default.toml";
-/// The baseline's default parameter file.
-pub const DEFAULT_BASELINE_PARAMS: &str = "suites/params/baseline.toml";
+/// The file naming the reference build that a gate without `--baseline`/`--baseline-ref`
+/// measures the candidate against (see [`Reference`]).
+pub const DEFAULT_REFERENCE: &str = "suites/reference.toml";
 /// The default output folder.
 pub const DEFAULT_OUT: &str = "gate-out";
 /// The markdown summary in the output folder.
@@ -211,6 +213,15 @@ pub enum GateError {
         /// The build log.
         log: PathBuf,
     },
+    /// Candidate and baseline are the same player (same binary and same parameters): every
+    /// game pair is a mirror, so the gate would pass whatever the engine's code does.
+    #[error(
+        "candidate and baseline are the same player ({0}): their games are mirror pairs that \
+         prove nothing, so this gate could not fail; compare with another build \
+         (--baseline-ref, or the recorded reference of {DEFAULT_REFERENCE}) or other \
+         parameters, or pass --allow-identical to play them anyway"
+    )]
+    IdenticalPlayers(String),
     /// A file of the output folder could not be written.
     #[error("{path}: {error}")]
     Io {
@@ -230,10 +241,48 @@ impl GateError {
     }
 }
 
+/// The recorded reference build ([`DEFAULT_REFERENCE`]): the last accepted engine commit, the
+/// one whose change has the latest accepted line in `suites/strength-log.md`. Updated with each
+/// accepted strength-log line, so that CI's gate measures every later commit against it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reference {
+    /// The full commit hash.
+    pub commit: String,
+    /// What that commit changed, for people reading the file and the report.
+    #[serde(default)]
+    pub what: String,
+}
+
+impl Reference {
+    /// Reads and checks a reference file (a full 40-digit hex commit).
+    pub fn load(path: &Path) -> Result<Reference, GateError> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            GateError::Config(format!(
+                "reference file {}: {e} (the gate without --baseline or --baseline-ref \
+                 measures the candidate against the build named there; run from the \
+                 repository's root or pass --reference FILE)",
+                path.display()
+            ))
+        })?;
+        let reference: Reference = toml::from_str(&text)
+            .map_err(|e| GateError::Config(format!("reference file {}: {e}", path.display())))?;
+        if reference.commit.len() != 40 || !reference.commit.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return Err(GateError::Config(format!(
+                "reference file {}: commit must be a full 40-digit hash, got '{}'",
+                path.display(),
+                reference.commit
+            )));
+        }
+        Ok(reference)
+    }
+}
+
 /// What the candidate is measured against.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Baseline {
-    /// A player of this build (normally the engine with `suites/params/baseline.toml`).
+    /// A player of this build (another parameter set, or a registry brain).
     Player(PlayerSpec),
     /// Another build of the engine: a git reference (branch, tag, commit) of the repository,
     /// checked out into a temporary worktree, built ([`build_brains`]) and played as a Gomocup
@@ -275,6 +324,12 @@ pub struct GateConfig {
     /// Time per move of the built brains, in milliseconds, instead of the candidate's node and
     /// depth limits (`None`, the default: node-limited games, which are reproducible).
     pub move_ms: Option<u64>,
+    /// For [`Baseline::GitRef`]: the candidate's `pbrain-wuzi`, already built from the working
+    /// tree (CI reuses its test build), instead of building it; it must report HEAD's commit.
+    pub candidate_bin: Option<PathBuf>,
+    /// Play even when candidate and baseline are the same player (otherwise
+    /// [`GateError::IdenticalPlayers`]); for checks of the gate itself.
+    pub allow_identical: bool,
 }
 
 impl GateConfig {
@@ -296,6 +351,8 @@ impl GateConfig {
             build_dir: None,
             build_profile: DEFAULT_BUILD_PROFILE.to_string(),
             move_ms: None,
+            candidate_bin: None,
+            allow_identical: false,
         }
     }
 }
@@ -520,6 +577,11 @@ pub fn run_gate(
         Baseline::GitRef(_) => candidate.clone(),
     };
     stand_in.name = BASELINE.into();
+    if let Baseline::Player(b) = &config.baseline {
+        if !config.allow_identical && candidate.same_player_as(b) {
+            return Err(GateError::IdenticalPlayers(describe_player(&candidate)));
+        }
+    }
     run_config(
         config,
         [candidate.clone(), stand_in],
@@ -574,8 +636,17 @@ pub fn run_gate(
         report.verdict = Verdict::Fail;
         report.reason = format!("{suite_failures} suite case(s) failed; no games were played");
     } else {
+        let identical_params = candidate.params_diff().is_empty();
         let (players, built) = gate_players(config, candidate, observer)?;
         if let Some(built) = &built {
+            // The same clean commit with the brain's own parameters: one binary against itself.
+            let (c, b) = (&built.candidate.commit, &built.baseline.commit);
+            if !config.allow_identical && identical_params && !c.dirty && c.hash == b.hash {
+                return Err(GateError::IdenticalPlayers(format!(
+                    "{BRAIN_BIN} of commit {} on both sides, with its built-in parameters",
+                    c.stamp()
+                )));
+            }
             report.candidate = format!(
                 "{BRAIN_BIN} built from the working tree (commit {}); {}",
                 built.candidate.commit.stamp(),
@@ -1106,6 +1177,18 @@ pub fn render_markdown(report: &GateReport) -> String {
             g.games_played,
             g.elapsed_s
         );
+        if g.games_played > g.games {
+            let _ = writeln!(
+                s,
+                "\n{} game(s) in flight when the SPRT decided were finished and recorded but are \
+                 not counted: the decision rests on the {} games before it.",
+                g.games_played - g.games,
+                g.games
+            );
+        }
+        if let Some(note) = mirror_note(&g.penta) {
+            let _ = writeln!(s, "\n> {note}");
+        }
     }
     if !report.charts.is_empty() {
         let names: Vec<String> = report
@@ -1126,6 +1209,23 @@ pub fn render_markdown(report: &GateReport) -> String {
 // ---------------------------------------------------------------------------------------------
 // Built baselines: git worktree and cargo
 // ---------------------------------------------------------------------------------------------
+
+/// Why an all-even sample reads `+- 0.0`, or `None` when some pair was decisive. Every pair
+/// split 1-1 (or drawn twice) means the two sides played the same games with colours swapped:
+/// the sample has no spread, so the interval has no width. That is what two builds that play
+/// alike at these limits give (a change that does not alter play here); it is no measurement
+/// of a difference in strength.
+pub fn mirror_note(penta: &Penta) -> Option<String> {
+    let pairs = penta.pairs();
+    (pairs > 0 && penta.counts[2] == pairs).then(|| {
+        format!(
+            "All {pairs} pairs were even (each split 1-1 or drawn twice): candidate and baseline \
+             played the same games with colours swapped, so the sample has no spread and the \
+             Elo interval reads +- 0.0. The two play alike at these limits; the gate shows the \
+             change does not alter play here, not that it is as strong in general."
+        )
+    })
+}
 
 /// Runs git with `args` in `dir`; its trimmed standard output, or [`GateError::Git`].
 fn git(dir: &Path, args: &[&str]) -> Result<String, GateError> {
@@ -1384,7 +1484,8 @@ fn keep_binary(bin: &Path, dest: &Path) -> Result<PathBuf, GateError> {
 ///
 /// The build folder holds one folder per cargo profile and, in it, `candidate/` (the cargo
 /// target folder of the working tree) and one folder per baseline commit: its own cargo target
-/// folder and the finished, checked `pbrain-wuzi`, which later runs reuse without building.
+/// folder while it builds (removed afterwards) and the finished, checked `pbrain-wuzi`, which
+/// later runs reuse without building.
 /// Separate target folders are what keeps cargo from handing back the candidate's binary for
 /// the reference (issue 14): in a shared one the reference's freshly checked-out sources look
 /// older than the candidate's artefacts and cargo calls those fresh. The reference is checked
@@ -1449,6 +1550,9 @@ pub fn build_brains(
         check_commit(&what, &built, &commit, false)?;
         keep_binary(&built, &cached)?;
         worktree.remove()?;
+        // Only the checked binary is used again (a commit's code never changes): its cargo
+        // target folder, some hundreds of MB, would only fill the cache.
+        let _ = std::fs::remove_dir_all(commit_dir.join("target"));
     }
     let baseline = BuiltBrain {
         path: keep_binary(&cached, &bin_dir.join(BASELINE).join(&exe))?,
@@ -1464,13 +1568,30 @@ pub fn build_brains(
     )));
 
     let started = Instant::now();
-    let target = root.join(CANDIDATE);
-    observer(GateEvent::Message(&format!(
-        "building the candidate ({}) into {}",
-        top.display(),
-        target.display()
-    )));
-    let built = build_brain("the candidate", &top, &target, profile, &log)?;
+    let built = match &config.candidate_bin {
+        Some(bin) => {
+            observer(GateEvent::Message(&format!(
+                "candidate: {} (already built; checked to report HEAD {head})",
+                bin.display()
+            )));
+            if !bin.is_file() {
+                return Err(GateError::Config(format!(
+                    "--candidate-bin {}: no such file",
+                    bin.display()
+                )));
+            }
+            bin.clone()
+        }
+        None => {
+            let target = root.join(CANDIDATE);
+            observer(GateEvent::Message(&format!(
+                "building the candidate ({}) into {}",
+                top.display(),
+                target.display()
+            )));
+            build_brain("the candidate", &top, &target, profile, &log)?
+        }
+    };
     let candidate = BuiltBrain {
         commit: check_commit("the candidate", &built, &head, true)?,
         path: keep_binary(&built, &bin_dir.join(CANDIDATE).join(&exe))?,

@@ -455,6 +455,9 @@ fn progress_message(p: &Progress<'_>) -> String {
 }
 
 fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
+    for warning in config.identical_player_warnings() {
+        eprintln!("warning: {warning}");
+    }
     let bar = ProgressBar::with_draw_target(
         Some(0),
         if quiet || !std::io::stderr().is_terminal() {
@@ -1187,15 +1190,21 @@ gate --candidate 'params=new.toml' --pairs 2000\n  wuzi-arena gate --baseline-re
 --pairs 600"
 )]
 struct GateArgs {
-    /// The candidate, a player spec of this build's engine [default:
-    /// params=suites/params/default.toml; with --baseline-ref the built brain's own defaults,
-    /// and parameters that differ from this build's defaults are passed on as --set].
+    /// The candidate, a player spec of this build's engine [default: against a build (the
+    /// recorded reference or --baseline-ref) the built brain's own defaults, and parameters that
+    /// differ from this build's defaults are passed on as --set; against --baseline,
+    /// params=suites/params/default.toml].
     #[arg(long, value_name = "SPEC")]
     candidate: Option<String>,
-    /// The baseline, a player spec [default: params=suites/params/baseline.toml]; a brain
-    /// of the registry by name, e.g. `rapfi,nodes=20000`.
-    #[arg(long, value_name = "SPEC", conflicts_with = "baseline_ref")]
+    /// The baseline, a player spec of this build (in-process games), e.g.
+    /// `params=old.toml`, or a brain of the registry by name, e.g. `rapfi,nodes=20000`
+    /// [default: the reference build named in --reference].
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["baseline_ref", "reference"])]
     baseline: Option<String>,
+    /// The file naming the reference build (the last accepted engine commit), the baseline
+    /// when neither --baseline nor --baseline-ref is given.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline_ref")]
+    reference: Option<PathBuf>,
     /// Brain registry (TOML) for players given by name [default: $WUZI_ENGINES, else
     /// ./engines.toml, else ~/.config/wuzi/engines.toml, if there is one].
     #[arg(long, value_name = "FILE")]
@@ -1216,6 +1225,14 @@ struct GateArgs {
     /// Cargo profile of the --baseline-ref builds (dev builds faster, plays slower).
     #[arg(long, default_value = wuzi_arena::gate::DEFAULT_BUILD_PROFILE)]
     build_profile: String,
+    /// The candidate's pbrain-wuzi, already built from the working tree (e.g. the test build's
+    /// target/debug/pbrain-wuzi), instead of building it; it must report HEAD's commit.
+    #[arg(long, value_name = "PATH", conflicts_with = "baseline")]
+    candidate_bin: Option<PathBuf>,
+    /// Play even if candidate and baseline are the same player (same binary and parameters),
+    /// whose mirror games prove nothing; otherwise the gate refuses with exit status 2.
+    #[arg(long)]
+    allow_identical: bool,
     /// Timed games for the built brains (--baseline-ref): ms per move instead of --nodes (the
     /// games are then not reproducible).
     #[arg(long)]
@@ -1302,13 +1319,29 @@ fn gate_command(args: GateArgs) -> Result<()> {
     // Against a built reference the candidate is the working tree's code as built, with its
     // own built-in parameters (a params file pinning every value would mask a change of the
     // built-in defaults); --candidate still applies on top.
-    let candidate = match (&args.candidate, &args.baseline_ref) {
-        (None, Some(_)) => PlayerSpec::parse("name=candidate", &limits)?,
-        _ => spec(&args.candidate, gate::DEFAULT_CANDIDATE_PARAMS)?,
+    let baseline = match (&args.baseline, &args.baseline_ref) {
+        (Some(_), _) => Baseline::Player(spec(&args.baseline, gate::DEFAULT_CANDIDATE_PARAMS)?),
+        (None, Some(reference)) => Baseline::GitRef(reference.clone()),
+        (None, None) => {
+            let file = args
+                .reference
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(gate::DEFAULT_REFERENCE));
+            let reference = gate::Reference::load(&file)?;
+            if !args.quiet {
+                eprintln!(
+                    "gate: baseline: the reference build of {}: {} ({})",
+                    file.display(),
+                    reference.commit,
+                    reference.what
+                );
+            }
+            Baseline::GitRef(reference.commit)
+        }
     };
-    let baseline = match &args.baseline_ref {
-        Some(reference) => Baseline::GitRef(reference.clone()),
-        None => Baseline::Player(spec(&args.baseline, gate::DEFAULT_BASELINE_PARAMS)?),
+    let candidate = match (&args.candidate, &baseline) {
+        (None, Baseline::GitRef(_)) => PlayerSpec::parse("name=candidate", &limits)?,
+        _ => spec(&args.candidate, gate::DEFAULT_CANDIDATE_PARAMS)?,
     };
     let mut config = GateConfig::new(candidate, baseline);
     config.suites = if args.no_suites {
@@ -1338,6 +1371,8 @@ fn gate_command(args: GateArgs) -> Result<()> {
     config.build_dir = args.build_dir.clone();
     config.build_profile = args.build_profile.clone();
     config.move_ms = args.move_ms;
+    config.candidate_bin = args.candidate_bin.clone();
+    config.allow_identical = args.allow_identical;
 
     let bar = ProgressBar::with_draw_target(
         Some(0),

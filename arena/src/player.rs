@@ -193,6 +193,21 @@ impl PlayerSpec {
         }
     }
 
+    /// Whether `self` and `other` are the same player under two names: the same engine
+    /// parameters (wherever they were loaded from), or the same program, arguments and options,
+    /// and the same limits. Two such players prove nothing against each other: a deterministic
+    /// engine plays mirror pairs (each split 1-1) whatever its code, and a randomised one only
+    /// measures noise.
+    pub fn same_player_as(&self, other: &PlayerSpec) -> bool {
+        let kinds = match (&self.kind, &other.kind) {
+            // Only the values count: `file` is for information, and the diffs are normalised
+            // (only values that differ from the defaults), so equal maps mean equal sets.
+            (PlayerKind::Engine { params: a, .. }, PlayerKind::Engine { params: b, .. }) => a == b,
+            (a, b) => a == b,
+        };
+        kinds && self.limits == other.limits
+    }
+
     /// Sets one engine parameter (range-checked); an error for other kinds.
     pub fn set_param(&mut self, name: &str, value: i64) -> Result<()> {
         let player = self.name.clone();
@@ -815,6 +830,21 @@ mod tests {
             nodes: Some(n),
             ..PlayerLimits::default()
         }
+    }
+
+    /// Issue 24: `--player default --player weak` (two names, one player) must be caught.
+    #[test]
+    fn same_player_under_two_names_is_recognised() {
+        let d = nodes(500);
+        let p = |s: &str| PlayerSpec::parse(s, &d).expect("valid");
+        assert!(p("default").same_player_as(&p("weak")));
+        assert!(p("name=a,set=defence=20").same_player_as(&p("name=b,set=defence=20")));
+        // A value equal to the default is no difference.
+        let default_defence = Params::default().defence;
+        assert!(p("a").same_player_as(&p(&format!("name=b,set=defence={default_defence}"))));
+        assert!(!p("a").same_player_as(&p("name=b,set=defence=20")));
+        assert!(!p("a").same_player_as(&p("name=b,nodes=400")));
+        assert!(!p("a").same_player_as(&p("preset=classic")));
     }
 
     #[test]

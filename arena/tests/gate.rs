@@ -130,12 +130,65 @@ fn weakened_candidate_fails_the_gate() {
 #[test]
 fn identical_engines_pass_on_mirrored_pairs() {
     let tmp = Tmp::new("same");
-    let r = run(&config("name=a", "name=b", 500, 300, &tmp.0));
+    let mut c = config("name=a", "name=b", 500, 300, &tmp.0);
+    c.allow_identical = true;
+    let r = run(&c);
     show("identical at 500 nodes", &r);
     assert_eq!(r.decision, Decision::SprtH1);
     let g = r.games.as_ref().expect("games");
     assert_eq!(g.penta.counts, [0, 0, 50, 0, 0]);
     assert_eq!(g.games, 100);
+    // Issue 24: the all-even sample's `+- 0.0` is explained where it is shown.
+    let md = std::fs::read_to_string(tmp.0.join(gate::SUMMARY_MD)).expect("summary.md");
+    assert!(md.contains("All 50 pairs were even"), "{md}");
+    assert!(md.contains("reads +- 0.0"), "{md}");
+}
+
+/// Issue 24: CI gated `default.toml` against an identical `baseline.toml`, so it could not
+/// fail. Two names for one player (parameters loaded from a file or set to their defaults
+/// count as the same values) are refused before any game, unless asked for.
+#[test]
+fn identical_players_are_refused() {
+    let tmp = Tmp::new("refused");
+    let default = workspace().join("suites/params/default.toml");
+    for (candidate, baseline) in [
+        ("name=a".to_string(), "name=b".to_string()),
+        (
+            format!("params={}", default.display()),
+            "name=b".to_string(),
+        ),
+    ] {
+        let e = gate::run_gate(&config(&candidate, &baseline, 500, 10, &tmp.0), &mut |_| {})
+            .expect_err("identical players must be refused");
+        assert!(matches!(e, gate::GateError::IdenticalPlayers(_)), "{e}");
+        assert!(e.to_string().contains("could not fail"), "{e}");
+    }
+    assert!(!tmp.0.join("match/games.jsonl").exists());
+    // Another node limit is another player.
+    let c = config("name=a,nodes=499", "name=b", 500, 1, &tmp.0);
+    assert!(gate::run_gate(&c, &mut |_| {}).is_ok());
+}
+
+/// The recorded reference build (`suites/reference.toml`) is the last accepted engine commit:
+/// a full hash of this repository that the strength log names.
+#[test]
+fn the_recorded_reference_is_a_commit_the_strength_log_names() {
+    let reference = gate::Reference::load(&workspace().join(gate::DEFAULT_REFERENCE))
+        .expect("suites/reference.toml");
+    let log = std::fs::read_to_string(workspace().join("suites/strength-log.md")).expect("log");
+    let short = &reference.commit[..7];
+    assert!(
+        log.lines()
+            .any(|l| l.starts_with("| ") && l.contains(&format!("| {short} |"))),
+        "the strength log names no line of {short}"
+    );
+    let kind = git(&workspace(), &["cat-file", "-t", &reference.commit]);
+    assert_eq!(
+        kind.trim(),
+        "commit",
+        "{} is not a commit here",
+        reference.commit
+    );
 }
 
 /// An [`irrelevant`] change: within a small budget the gate must not call it a regression, and
@@ -170,6 +223,7 @@ fn a_failing_suite_fails_the_gate_before_any_game() {
     )
     .expect("writes");
     let mut c = config("name=a", "name=b", 300, 10, &tmp.join("out"));
+    c.allow_identical = true;
     c.suites = vec![workspace().join("suites/rules"), suite];
     let r = run(&c);
     assert_eq!(r.verdict, Verdict::Fail);
@@ -197,16 +251,21 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// The defaults end to end from the workspace root: both suites, default.toml against
-/// baseline.toml (identical), summary appended to `$GITHUB_STEP_SUMMARY`; exit status 0.
+/// In-process end to end from the workspace root: both suites, default.toml at 3 % more nodes
+/// against the defaults (a small gain), summary appended to
+/// `$GITHUB_STEP_SUMMARY`; exit status 0.
 #[test]
-fn cli_default_gate_passes_and_writes_the_job_summary() {
+fn cli_gate_passes_and_writes_the_job_summary() {
     let tmp = Tmp::new("cli");
     let summary = tmp.join("step-summary.md");
     std::fs::write(&summary, "earlier step\n").expect("writes");
     let out = tmp.join("out");
     let o = arena(
         &[
+            "--candidate",
+            "params=suites/params/default.toml,nodes=309",
+            "--baseline",
+            "name=base",
             "--nodes",
             "300",
             "--pairs",
@@ -233,6 +292,8 @@ fn cli_regression_exits_with_status_1() {
         &[
             "--candidate",
             WEAK,
+            "--baseline",
+            "name=base",
             "--nodes",
             "500",
             "--pairs",
@@ -301,6 +362,22 @@ fn cli_bad_input_exits_with_status_2() {
         "'no-such-ref-anywhere' is not a commit",
     );
     run(&["--no-suites", "--baseline-ref", "--force"], "--force");
+    // The default baseline is the build named in the reference file.
+    run(
+        &["--reference", "/no/such/reference.toml"],
+        "reference file /no/such/reference.toml",
+    );
+    let bad = tmp.join("reference.toml");
+    std::fs::write(&bad, "commit = \"abc1234\"\n").expect("writes");
+    run(
+        &["--reference", &bad.display().to_string()],
+        "full 40-digit hash",
+    );
+    // Two names for one player: exit 2 before any game.
+    run(
+        &["--baseline", "params=suites/params/default.toml"],
+        "the same player",
+    );
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {
@@ -619,39 +696,43 @@ fn run_records(dir: &Path) -> std::collections::BTreeMap<(u64, u8), GameRecord> 
 }
 
 /// Issue 14's "done when", with the fake engine: a commit that weakens the brain fails
-/// `gate --baseline-ref HEAD~1` (exit 1) and the unchanged tree passes against HEAD (exit 0);
-/// both reports name both commits; both brains get the gate's node limit as `INFO max_node`.
+/// `gate --baseline-ref HEAD~1` (exit 1), also with the candidate's brain given ready-built
+/// (`--candidate-bin`, as CI reuses its test build); the unchanged tree against HEAD is the same
+/// binary with the same parameters, refused with exit 2 (issue 24) and, with
+/// `--allow-identical`, passes on mirrored pairs (exit 0); both reports name both commits; both
+/// brains get the gate's node limit as `INFO max_node`.
 #[test]
-fn baseline_ref_fails_a_weakened_commit_and_passes_an_unchanged_tree() {
+fn baseline_ref_fails_a_weakened_commit_and_refuses_an_unchanged_tree() {
     let tmp = Tmp::new("ref-verdicts");
     let (repo, strong, weak) = fake_repo(&tmp);
     let build = tmp.join("build").display().to_string();
     let repo_arg = repo.display().to_string();
-    let gate_on = |reference: &str, out: &Path| {
-        arena(
-            &[
-                "--no-suites",
-                "--rule",
-                "freestyle",
-                "--pairs",
-                "100",
-                "--concurrency",
-                "2",
-                "--quiet",
-                "--repo",
-                &repo_arg,
-                "--baseline-ref",
-                reference,
-                "--build-profile",
-                "dev",
-                "--build-dir",
-                &build,
-                "--out",
-                &out.display().to_string(),
-            ],
-            &[],
-        )
+    let gate_with = |reference: &str, out: &Path, extra: &[&str]| {
+        let out = out.display().to_string();
+        let mut args = vec![
+            "--no-suites",
+            "--rule",
+            "freestyle",
+            "--pairs",
+            "100",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--repo",
+            &repo_arg,
+            "--baseline-ref",
+            reference,
+            "--build-profile",
+            "dev",
+            "--build-dir",
+            &build,
+            "--out",
+            &out,
+        ];
+        args.extend_from_slice(extra);
+        arena(&args, &[])
     };
+    let gate_on = |reference: &str, out: &Path| gate_with(reference, out, &[]);
     // Read as JSON values, as a script would (names as written in the files).
     let read = |out: &Path| -> (serde_json::Value, String) {
         let json = std::fs::read_to_string(out.join(gate::REPORT_JSON)).expect("gate.json");
@@ -673,8 +754,33 @@ fn baseline_ref_fails_a_weakened_commit_and_passes_an_unchanged_tree() {
     assert_eq!(r["candidate_commit"], weak.as_str());
     assert!(md.contains(&strong) && md.contains(&weak), "{md}");
 
+    // The candidate given ready-built: no candidate build, the same verdict; a binary of
+    // another commit is refused.
+    let ready = tmp.join("ready-pbrain");
+    std::fs::copy(out.join("bin/candidate/pbrain-wuzi"), &ready).expect("copies");
+    let again = tmp.join("weakened-ready");
+    let ready_arg = ready.display().to_string();
+    let o = gate_with("HEAD~1", &again, &["--candidate-bin", &ready_arg]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    // Nothing was built: the baseline came from the cache, the candidate as given.
+    let log = std::fs::read_to_string(again.join(gate::BUILD_LOG)).unwrap_or_default();
+    assert!(!log.contains("the candidate"), "{log}");
+    assert_eq!(read(&again).0["candidate_commit"], weak.as_str());
+    let stale = out.join("bin/baseline/pbrain-wuzi").display().to_string();
+    let o = gate_with("HEAD~1", &tmp.join("stale"), &["--candidate-bin", &stale]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("expected commit {weak}")), "{err}");
+
+    // The unchanged tree against its own HEAD: one binary against itself.
     let out = tmp.join("unchanged");
     let o = gate_on("HEAD", &out);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("the same player"), "{err}");
+    assert!(!out.join("match/games.jsonl").exists());
+    let o = gate_with("HEAD", &out, &["--allow-identical"]);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -684,6 +790,7 @@ fn baseline_ref_fails_a_weakened_commit_and_passes_an_unchanged_tree() {
     );
     let (r, md) = read(&out);
     assert_eq!(r["decision"], "sprt-h1");
+    assert!(md.contains("pairs were even"), "{md}");
     assert_eq!(r["baseline_commit"], weak.as_str());
     assert_eq!(r["candidate_commit"], weak.as_str());
     assert!(
@@ -818,6 +925,7 @@ fn baseline_ref_builds_plays_and_cleans_up() {
         &[
             "--baseline-ref",
             "HEAD",
+            "--allow-identical",
             "--move-ms",
             "20",
             "--pairs",
@@ -863,7 +971,7 @@ fn clone_project(dir: &Path) -> PathBuf {
 
 /// Issue 14's "done when" with the real engine, in a scratch clone: a commit that lowers the
 /// built-in `w_open_three` from its default to 5 (about -127 Elo from 110) fails `gate --baseline-ref HEAD~1`
-/// with exit 1, the unchanged tree passes `--baseline-ref HEAD` with exit 0, and the two built
+/// with exit 1, the unchanged tree passes `--baseline-ref HEAD --allow-identical` with exit 0, and the two built
 /// brains differ and name their commits. The games are node-limited (the gate's default 2000
 /// nodes per move), so a second run with the same seed replays the same games (issue 10).
 /// Release builds go to `target/gate-test-build`, kept between runs (a commit's checked brain
@@ -904,6 +1012,7 @@ fn real_engine_weakened_commit_fails_and_unchanged_tree_passes() {
                 &repo.display().to_string(),
                 "--baseline-ref",
                 reference,
+                "--allow-identical",
                 "--build-dir",
                 &build.display().to_string(),
                 "--out",
@@ -967,4 +1076,102 @@ fn real_engine_weakened_commit_fails_and_unchanged_tree_passes() {
     assert_eq!(o.status.code(), Some(0));
     // Identical deterministic brains mirror every pair.
     assert_eq!(report(&out)["decision"], "sprt-h1");
+}
+
+/// Runs `command` in `dir` with the clone's own target and gate cache folders; its output.
+fn in_clone(dir: &Path, command: &str, args: &[&str], target: &Path, cache: &Path) -> Output {
+    let started = std::time::Instant::now();
+    let o = Command::new(command)
+        .current_dir(dir)
+        .args(args)
+        .env("CARGO_TARGET_DIR", target)
+        .env("WUZI_GATE_CACHE", cache)
+        .env_remove("WUZI_BUILD_COMMIT")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .expect("runs");
+    eprintln!(
+        "{command} {}: exit {:?} after {:.0} s",
+        args.join(" "),
+        o.status.code(),
+        started.elapsed().as_secs_f64()
+    );
+    o
+}
+
+/// Issue 24's "done when": CI's strength gate (`.ci/gate`, the step of `.ci/run` after the
+/// tests) fails a commit that weakens the engine in code. In a scratch clone of this project's
+/// HEAD, a commit lowers the built-in `w_open_three` in `engine/src/params.rs` (no parameter
+/// file changes); the clone's binaries are built as `.ci/run`'s test build leaves them, then
+/// `.ci/gate` runs as CI runs it, against the recorded reference build of
+/// `suites/reference.toml`: exit 1, and its report names both commits. The clone's parent
+/// commit (this project's HEAD, unchanged) passes the same script with exit 0.
+///
+/// Builds go to `target/ci-gate-test` and the reference's brain to its gate cache there, kept
+/// between runs. Run with `cargo test -p wuzi-arena --test gate -- --ignored --nocapture ci_gate`.
+#[test]
+#[ignore = "builds this workspace in a scratch clone (minutes), then CI's gate twice"]
+fn ci_gate_fails_a_weakened_engine_commit_in_a_scratch_clone() {
+    let tmp = Tmp::new("ci-gate");
+    let repo = clone_project(&tmp.0);
+    let base = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace().join("target"), PathBuf::from)
+        .join("ci-gate-test");
+    let (target, cache) = (base.join("target"), base.join("gate-cache"));
+    let reference = gate::Reference::load(&repo.join(gate::DEFAULT_REFERENCE))
+        .expect("the clone's reference file");
+    let parent = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+
+    let params = repo.join("engine/src/params.rs");
+    let before = std::fs::read_to_string(&params).expect("params.rs");
+    let default = format!(
+        "w_open_three = {},",
+        wuzi_engine::Params::default().w_open_three
+    );
+    let weakened = before.replace(&default, "w_open_three = 5,");
+    assert_ne!(
+        weakened, before,
+        "w_open_three's default moved; update the test"
+    );
+    std::fs::write(&params, weakened).expect("writes");
+    let head = commit_all(&repo, "weaken the built-in w_open_three");
+
+    let ci_gate = |expected: i32, candidate: &str| {
+        // What `cargo test --workspace` leaves in the target folder for .ci/gate.
+        let o = in_clone(
+            &repo,
+            "cargo",
+            &[
+                "build",
+                "--quiet",
+                "-p",
+                "wuzi-arena",
+                "-p",
+                "wuzi-engine",
+                "--bins",
+            ],
+            &target,
+            &cache,
+        );
+        assert!(o.status.success(), "build: {}", text(&o.stderr));
+        let o = in_clone(&repo, ".ci/gate", &[], &target, &cache);
+        let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+        eprintln!("{stdout}{stderr}");
+        assert_eq!(o.status.code(), Some(expected), "{stdout}{stderr}");
+        let r: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(target.join("gate-out").join(gate::REPORT_JSON))
+                .expect("gate.json"),
+        )
+        .expect("parses");
+        assert_eq!(r["baseline_commit"], reference.commit.as_str());
+        assert_eq!(r["candidate_commit"], candidate);
+        r
+    };
+    let r = ci_gate(1, &head);
+    assert_eq!(r["verdict"], "fail");
+    eprintln!("weakened commit: {} ({})", r["decision"], r["reason"]);
+
+    git(&repo, &["reset", "-q", "--hard", "HEAD~1"]);
+    let r = ci_gate(0, &parent);
+    assert_eq!(r["verdict"], "pass");
 }

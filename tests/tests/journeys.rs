@@ -310,15 +310,31 @@ fn tune_verify_resume_and_report() {
     );
 }
 
-/// `wuzi-arena gate --candidate 'params=new.toml' ...` with the weakened set fails (exit 1)
-/// and with the shipped defaults passes (exit 0); both write summary.md and report.html.
+/// `wuzi-arena gate --candidate 'params=new.toml' --baseline params=...default.toml ...` with
+/// the weakened set fails (exit 1) and with the defaults at 3 % more nodes passes (exit 0);
+/// both write summary.md and report.html. The defaults against themselves are refused (exit
+/// 2, issue 24): their games are mirror pairs, so such a gate could not fail.
 #[test]
-fn gate_fails_a_weaker_candidate_and_passes_the_defaults() {
+fn gate_fails_a_weaker_candidate_passes_a_stronger_and_refuses_the_same() {
     let tmp = TempDir::new("gate");
-    let gate = find("wuzi-arena", "gate", &["--candidate"]);
+    let gate = find("wuzi-arena", "gate", &["--candidate", "--baseline"]);
+    let same = tmp.join("same");
+    let out = exec(
+        &gate
+            .clone()
+            .replace("new.toml", "suites/params/default.toml")
+            .set("--suite", "suites/rules")
+            .set("--out", &s(&same))
+            .flag("--quiet"),
+        None,
+        2,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the same player"), "{err}");
+    assert!(!same.join("match").join(GAMES_FILE).exists());
     for (params, code, word) in [
         ("suites/params/weak.toml", 1, "FAIL"),
-        ("suites/params/default.toml", 0, "PASS"),
+        ("suites/params/default.toml,nodes=309", 0, "PASS"),
     ] {
         let out = tmp.join(if code == 0 { "pass" } else { "fail" });
         exec(
