@@ -335,3 +335,34 @@ fn sweep_and_round_robin_tables() {
         assert!(report.contains(m), "{m}: {report}");
     }
 }
+
+/// Issue 24: `--player default --player weak` plays default against default ("weak" is only a
+/// name); the run says so on stderr, and two different players get no such warning.
+#[test]
+fn two_names_for_one_player_are_warned_about() {
+    let run = |second: &str| {
+        let o = arena(&[
+            "match",
+            "--player",
+            "default",
+            "--player",
+            second,
+            "--nodes",
+            "100",
+            "--pairs",
+            "1",
+            "--openings",
+            "renju26",
+            "--quiet",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        text(&o.stderr)
+    };
+    let err = run("weak");
+    assert!(
+        err.contains("'default' and 'weak' are the same player"),
+        "{err}"
+    );
+    let err = run("name=weak,set=defence=20");
+    assert!(!err.contains("same player"), "{err}");
+}
