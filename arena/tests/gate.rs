@@ -1078,6 +1078,10 @@ fn real_engine_weakened_commit_fails_and_unchanged_tree_passes() {
     assert_eq!(report(&out)["decision"], "sprt-h1");
 }
 
+/// The scratch clone's weaker built-in `defence` (default 74). In process, `set=defence=45`
+/// against the defaults at 1000 nodes per move measured -227.6 +- 75.0 Elo (H0 after 120 games).
+const WEAKER_DEFENCE: i32 = 45;
+
 /// Runs `command` in `dir` with the clone's own target and gate cache folders; its output.
 fn in_clone(dir: &Path, command: &str, args: &[&str], target: &Path, cache: &Path) -> Output {
     let started = std::time::Instant::now();
@@ -1101,11 +1105,13 @@ fn in_clone(dir: &Path, command: &str, args: &[&str], target: &Path, cache: &Pat
 
 /// Issue 24's "done when": CI's strength gate (`.ci/gate`, the step of `.ci/run` after the
 /// tests) fails a commit that weakens the engine in code. In a scratch clone of this project's
-/// HEAD, a commit lowers the built-in `w_open_three` in `engine/src/params.rs` (no parameter
-/// file changes); the clone's binaries are built as `.ci/run`'s test build leaves them, then
-/// `.ci/gate` runs as CI runs it, against the recorded reference build of
-/// `suites/reference.toml`: exit 1, and its report names both commits. The clone's parent
-/// commit (this project's HEAD, unchanged) passes the same script with exit 0.
+/// HEAD, a commit lowers the built-in `defence` weight in `engine/src/params.rs` (no parameter
+/// file changes; the rule and tactics suites still pass, so the games must catch it); the
+/// clone's binaries are built as `.ci/run`'s test build leaves them, then `.ci/gate` runs as
+/// CI runs it, against the recorded reference build of `suites/reference.toml`: exit 1 by the
+/// SPRT, and its report names both commits. The clone's parent commit (this project's HEAD,
+/// unchanged) passes the same script with exit 0. (Lowering `w_open_three` to 5 instead is
+/// caught before any game: a VCT case of `suites/tactics` fails.)
 ///
 /// Builds go to `target/ci-gate-test` and the reference's brain to its gate cache there, kept
 /// between runs. Run with `cargo test -p wuzi-arena --test gate -- --ignored --nocapture ci_gate`.
@@ -1124,17 +1130,14 @@ fn ci_gate_fails_a_weakened_engine_commit_in_a_scratch_clone() {
 
     let params = repo.join("engine/src/params.rs");
     let before = std::fs::read_to_string(&params).expect("params.rs");
-    let default = format!(
-        "w_open_three = {},",
-        wuzi_engine::Params::default().w_open_three
-    );
-    let weakened = before.replace(&default, "w_open_three = 5,");
+    let default = format!("defence = {},", wuzi_engine::Params::default().defence);
+    let weakened = before.replacen(&default, &format!("defence = {WEAKER_DEFENCE},"), 1);
     assert_ne!(
         weakened, before,
-        "w_open_three's default moved; update the test"
+        "defence's declaration moved; update the test"
     );
     std::fs::write(&params, weakened).expect("writes");
-    let head = commit_all(&repo, "weaken the built-in w_open_three");
+    let head = commit_all(&repo, "weaken the built-in defence weight");
 
     let ci_gate = |expected: i32, candidate: &str| {
         // What `cargo test --workspace` leaves in the target folder for .ci/gate.
@@ -1169,7 +1172,7 @@ fn ci_gate_fails_a_weakened_engine_commit_in_a_scratch_clone() {
     };
     let r = ci_gate(1, &head);
     assert_eq!(r["verdict"], "fail");
-    eprintln!("weakened commit: {} ({})", r["decision"], r["reason"]);
+    assert_eq!(r["decision"], "sprt-h0", "{}", r["reason"]);
 
     git(&repo, &["reset", "-q", "--hard", "HEAD~1"]);
     let r = ci_gate(0, &parent);
