@@ -211,7 +211,7 @@ fn sweep_charts_have_one_elo_chart_per_axis() {
             svg.contains("(Elo 0 by definition)"),
             "{stem}: no baseline legend"
         );
-        assert!(svg.contains(">baseline<"), "{stem}: no baseline label");
+        assert!(svg.contains(">\nbaseline\n</text>"), "{stem}: no baseline label");
     }
 }
 
@@ -236,7 +236,7 @@ fn sweep_elo_chart_marks_the_baseline_value() {
     ));
     let svg = std::fs::read_to_string(Path::new(&out).join("elo-tempo.svg")).unwrap();
     assert!(svg.contains("(Elo 0 by definition)"), "no baseline legend");
-    assert!(svg.contains(">baseline<"), "no baseline label");
+    assert!(svg.contains(">\nbaseline\n</text>"), "no baseline label");
 }
 
 /// Identical deterministic players mirror each other: in every pair each side wins with the
