@@ -402,6 +402,11 @@ pub(crate) fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
 }
 
+/// A drawn candidate: the position and its moves, `None` when the draw failed.
+type Candidate = Option<(Board, Vec<Pos>)>;
+/// A position's key (see [`Opening::canonical_key`]).
+type Key = Vec<(u8, u8, u8)>;
+
 /// Candidates of the random generator: random legal stones near the centre. Candidate `i` of
 /// a stream is drawn from its own generator (the stream's key, ChaCha stream `i`), so every
 /// candidate is a function of the seed and its index alone: they can be drawn and judged in
@@ -417,7 +422,7 @@ struct Candidates<'a> {
 impl Candidates<'_> {
     /// Candidate `index`: `stones` moves alternating from black on random empty points of
     /// `cells`, never a five or a forbidden point; `None` when the draw failed.
-    fn get(&self, index: u64) -> Result<Option<(Board, Vec<Pos>)>> {
+    fn get(&self, index: u64) -> Result<Candidate> {
         let mut rng = ChaCha8Rng::seed_from_u64(self.key);
         rng.set_stream(index);
         let mut board = Board::new(self.size, self.rule)?;
@@ -444,7 +449,7 @@ impl Candidates<'_> {
     }
 
     /// Candidates `from..from + n`, drawn in parallel, in index order.
-    fn batch(&self, from: u64, n: usize) -> Result<Vec<Option<(Board, Vec<Pos>)>>> {
+    fn batch(&self, from: u64, n: usize) -> Result<Vec<Candidate>> {
         (from..from + n as u64)
             .into_par_iter()
             .map(|i| self.get(i))
@@ -594,7 +599,7 @@ pub fn random_with(
         next += drawn.len() as u64;
         // Judge each new position of the batch once, in parallel; then walk the batch in
         // index order as a sequential generator would.
-        let keyed: Vec<Option<(Board, Opening, Vec<(u8, u8, u8)>)>> = drawn
+        let keyed: Vec<Option<(Board, Opening, Key)>> = drawn
             .into_iter()
             .map(|c| {
                 c.map(|(board, moves)| {
@@ -608,7 +613,7 @@ pub fn random_with(
             })
             .collect();
         let mut fresh = HashSet::new();
-        let to_judge: Vec<&(Board, Opening, Vec<(u8, u8, u8)>)> = keyed
+        let to_judge: Vec<&(Board, Opening, Key)> = keyed
             .iter()
             .flatten()
             .filter(|(_, _, key)| {
@@ -616,7 +621,7 @@ pub fn random_with(
             })
             .collect();
         let boards: Vec<&Board> = to_judge.iter().map(|(b, _, _)| b).collect();
-        let verdicts: std::collections::HashMap<&Vec<(u8, u8, u8)>, Option<i32>> = to_judge
+        let verdicts: std::collections::HashMap<&Key, Option<i32>> = to_judge
             .iter()
             .map(|(_, _, key)| key)
             .zip(judge_all(&boards, spec.check_nodes))

@@ -211,7 +211,10 @@ fn sweep_charts_have_one_elo_chart_per_axis() {
             svg.contains("(Elo 0 by definition)"),
             "{stem}: no baseline legend"
         );
-        assert!(svg.contains(">\nbaseline\n</text>"), "{stem}: no baseline label");
+        assert!(
+            svg.contains(">\nbaseline\n</text>"),
+            "{stem}: no baseline label"
+        );
     }
 }
 

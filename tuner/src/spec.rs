@@ -212,6 +212,8 @@ pub fn verify_openings_seed(seed: u64) -> u64 {
 /// Loads an opening source as the spec names it: `renju26`, `random[:COUNT[:STONES]]` or a
 /// file, relative to `dir`. `pairs`, when known, bounds the random openings built (a match
 /// of `pairs` pairs plays at most that many); `progress(made, wanted)` follows their building.
+// One argument per spec key it reads, plus the build's bound and progress.
+#[allow(clippy::too_many_arguments)]
 pub fn load_openings(
     text: &str,
     format: Option<FileFormat>,

@@ -153,11 +153,14 @@ where
         7,
         MUTED.stroke_width(3),
     )))?;
-    chart.draw_series(std::iter::once(Text::new(
-        "baseline".to_string(),
-        (x, top),
-        anchored(LABEL_SIZE, HPos::Left, VPos::Top).color(&MUTED),
-    )))?;
+    chart.draw_series(std::iter::once(
+        EmptyElement::at((x, top))
+            + Text::new(
+                "baseline".to_string(),
+                (6, 4),
+                anchored(LABEL_SIZE, HPos::Left, VPos::Top).color(&MUTED),
+            ),
+    ))?;
     Ok(())
 }
 
