@@ -878,7 +878,14 @@ mod tests {
             (Some(3), None, 2)
         );
         assert_eq!((c.game.size, c.game.rule), (13, Rule::Freestyle));
-        assert_eq!(c.openings.len(), 12);
+        // The tune's 10 pairs (and the verification's 7 on the same openings) play at most
+        // 10 of the 12: only those are built.
+        assert_eq!(c.openings.len(), 10);
+        assert!(
+            c.openings_source.contains("10 of 12 openings"),
+            "{}",
+            c.openings_source
+        );
         assert_eq!(c.verify.pairs, 7);
         assert_eq!(c.verify.seed, 3);
         assert_eq!(c.verify.sprt.map(|s| (s.elo0, s.elo1)), Some((0.0, 10.0)));
