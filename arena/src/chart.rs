@@ -66,6 +66,9 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for Chart
     }
 }
 
+/// Width in pixels the charts are drawn at (their text sizes are chosen for it).
+pub const DRAWN_WIDTH: u32 = common::WIDTH;
+
 /// The PNG and SVG paths written for an output stem: `<stem>.png` and `<stem>.svg`.
 pub fn output_paths(stem: &Path) -> (PathBuf, PathBuf) {
     let with = |ext: &str| {
@@ -218,12 +221,25 @@ pub fn elo_chart(
     x_label: &str,
     points: &[EloPoint],
 ) -> Result<(), ChartError> {
+    sweep_elo_chart(stem, title, x_label, points, None)
+}
+
+/// [`elo_chart`] of a sweep, marking `baseline`, the baseline player's own value of the swept
+/// parameter, with a vertical line and a point at Elo 0 labelled "baseline".
+pub fn sweep_elo_chart(
+    stem: &Path,
+    title: &str,
+    x_label: &str,
+    points: &[EloPoint],
+    baseline: Option<f64>,
+) -> Result<(), ChartError> {
     common::render(
         stem,
         &plots::EloPlot {
             title,
             x_label,
             points,
+            baseline,
         },
     )
 }
@@ -238,12 +254,25 @@ pub fn elo_lines_chart(
     x_label: &str,
     series: &[EloSeries],
 ) -> Result<(), ChartError> {
+    sweep_elo_lines_chart(stem, title, x_label, series, None)
+}
+
+/// [`elo_lines_chart`] of a grid sweep, marking the baseline's own value of the swept
+/// parameter as [`sweep_elo_chart`] does.
+pub fn sweep_elo_lines_chart(
+    stem: &Path,
+    title: &str,
+    x_label: &str,
+    series: &[EloSeries],
+    baseline: Option<f64>,
+) -> Result<(), ChartError> {
     common::render(
         stem,
         &plots::EloLinesPlot {
             title,
             x_label,
             series,
+            baseline,
         },
     )
 }

@@ -535,6 +535,13 @@ pub enum GateEvent<'a> {
     Message(&'a str),
     /// A game finished (or the games start).
     Progress(&'a Progress<'a>),
+    /// `done` of the `total` random openings are built (before the suites and games).
+    Openings {
+        /// Openings built so far.
+        done: usize,
+        /// Openings to build.
+        total: usize,
+    },
 }
 
 /// Runs the gate: suites, then games, then the report files in `config.out`.
@@ -568,10 +575,13 @@ pub fn run_gate(
     candidate.name = CANDIDATE.into();
     candidate.validate()?;
     // Openings and the run settings are checked before the suites and any build.
-    let (openings, openings_source, _) =
-        config
-            .openings
-            .load(config.game.size, config.game.rule, config.seed)?;
+    let (openings, openings_source, _) = config.openings.load_with(
+        config.game.size,
+        config.game.rule,
+        config.seed,
+        Some(config.pairs),
+        &mut |done, total| observer(GateEvent::Openings { done, total }),
+    )?;
     let mut stand_in = match &config.baseline {
         Baseline::Player(b) => b.clone(),
         Baseline::GitRef(_) => candidate.clone(),

@@ -380,7 +380,16 @@ impl Common {
             }
             s => s,
         };
-        let (openings, openings_source, removed) = source.load(self.size, self.rule, self.seed)?;
+        // A run plays at most `pairs` openings: random ones are built only that far.
+        let bar = wuzi_arena::opening::progress_bar(self.quiet, "random openings");
+        let (openings, openings_source, removed) = source.load_with(
+            self.size,
+            self.rule,
+            self.seed,
+            self.pairs,
+            &mut |done, total| wuzi_arena::opening::show_progress(&bar, done, total),
+        )?;
+        bar.finish_and_clear();
         if removed > 0 && !self.quiet {
             eprintln!(
                 "openings: {removed} duplicate position(s) removed, {} left",
@@ -1390,7 +1399,14 @@ fn gate_command(args: GateArgs) -> Result<()> {
         .progress_chars("=> "),
     );
     let quiet = args.quiet;
+    let openings_bar = wuzi_arena::opening::progress_bar(quiet, "random openings");
     let mut observer = |event: GateEvent<'_>| match event {
+        GateEvent::Openings { done, total } => {
+            wuzi_arena::opening::show_progress(&openings_bar, done, total);
+            if done == total {
+                openings_bar.finish_and_clear();
+            }
+        }
         GateEvent::Message(m) if !quiet => bar.suspend(|| eprintln!("gate: {m}")),
         GateEvent::Message(_) => {}
         GateEvent::Progress(p) => {

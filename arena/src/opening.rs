@@ -12,6 +12,7 @@ use std::path::Path;
 
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use wuzi_engine::{Board, Engine, Limits, Params, Pos, Rule};
 
@@ -401,19 +402,29 @@ pub(crate) fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
 }
 
-/// Candidates of the random generator: random legal stones near the centre.
-struct Candidates {
-    cells: Vec<Pos>,
+/// A drawn candidate: the position and its moves, `None` when the draw failed.
+type Candidate = Option<(Board, Vec<Pos>)>;
+/// A position's key (see [`Opening::canonical_key`]).
+type Key = Vec<(u8, u8, u8)>;
+
+/// Candidates of the random generator: random legal stones near the centre. Candidate `i` of
+/// a stream is drawn from its own generator (the stream's key, ChaCha stream `i`), so every
+/// candidate is a function of the seed and its index alone: they can be drawn and judged in
+/// parallel and in batches of any size with the same result.
+struct Candidates<'a> {
+    cells: &'a [Pos],
     stones: usize,
     size: usize,
     rule: Rule,
-    rng: ChaCha8Rng,
+    key: u64,
 }
 
-impl Candidates {
-    /// The next candidate: `stones` moves alternating from black on random empty points of
+impl Candidates<'_> {
+    /// Candidate `index`: `stones` moves alternating from black on random empty points of
     /// `cells`, never a five or a forbidden point; `None` when the draw failed.
-    fn next(&mut self) -> Result<Option<(Board, Vec<Pos>)>> {
+    fn get(&self, index: u64) -> Result<Candidate> {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.key);
+        rng.set_stream(index);
         let mut board = Board::new(self.size, self.rule)?;
         let mut moves = Vec::with_capacity(self.stones);
         for _ in 0..self.stones {
@@ -427,7 +438,7 @@ impl Candidates {
             if free.is_empty() {
                 return Ok(None);
             }
-            let p = free[below(&mut self.rng, free.len())];
+            let p = free[below(&mut rng, free.len())];
             let rec = board.make(p)?;
             if rec.forbidden || rec.five {
                 return Ok(None);
@@ -436,27 +447,74 @@ impl Candidates {
         }
         Ok((board.outcome().is_none()).then_some((board, moves)))
     }
+
+    /// Candidates `from..from + n`, drawn in parallel, in index order.
+    fn batch(&self, from: u64, n: usize) -> Result<Vec<Candidate>> {
+        (from..from + n as u64)
+            .into_par_iter()
+            .map(|i| self.get(i))
+            .collect()
+    }
+}
+
+/// The quick check search of every board, in parallel (one engine per worker): the score for
+/// the side to move, `None` for a forced win. A search under a node limit on a cleared table
+/// is a function of the board, so the result does not depend on the number of threads.
+fn judge_all(boards: &[&Board], check_nodes: u64) -> Vec<Option<i32>> {
+    let limits = Limits::nodes(check_nodes.max(1));
+    boards
+        .par_iter()
+        .map_init(
+            || Engine::new(Params::default(), 1, 1),
+            |engine, board| {
+                engine.new_game();
+                let r = engine.search(board, &limits, None);
+                r.mate.is_none().then_some(r.score)
+            },
+        )
+        .collect()
 }
 
 /// Consecutive draws of already-known openings after which [`random`] decides the
 /// candidates are exhausted.
 const EXHAUSTED_DRAWS: usize = 100_000;
 
-/// `count` balanced random openings, the same for the same seed and settings.
+/// Candidates drawn and judged per parallel round of [`random`]: enough to keep every core
+/// busy, few enough that a request for a handful of openings judges few extra candidates.
+const BATCH_MIN: usize = 16;
+/// See [`BATCH_MIN`].
+const BATCH_MAX: usize = 256;
+
+/// `count` balanced random openings, the same for the same seed and settings (see
+/// [`random_with`]).
+pub fn random(spec: &RandomSpec, size: usize, rule: Rule, seed: u64) -> Result<Vec<Opening>> {
+    random_with(spec, size, rule, seed, &mut |_, _| {})
+}
+
+/// `count` balanced random openings, the same for the same seed and settings, whatever the
+/// number of threads; `progress(made, count)` is called as they are found.
 ///
 /// Each candidate places `stones` moves, alternating from black, on random empty points within
 /// `radius` of the centre, never a five or (renju) a forbidden point. A quick search
 /// (`check_nodes` nodes, default parameters) then judges it: it is rejected when the search
 /// finds a forced win for either side (in freestyle this rejects openings where the side to
 /// move simply wins) or a score more than `max_score` from the balance point, and when it
-/// repeats an opening already kept or a symmetric image of one.
+/// repeats an opening already kept or a symmetric image of one. Candidates are drawn and
+/// judged in parallel batches but accepted in index order, so the openings of `count` N are
+/// the first N of any larger count: a run that needs fewer openings builds only those.
 ///
 /// The balance point is not simply 0: the engine's scores of early positions carry a
 /// side-to-move bias that depends on the stone count (after three renju stones white's score
 /// is around +1000 in almost every position). Unless `centre` fixes it, the balance point is the
 /// median score of a seeded sample of 64 candidates, so "balanced" means "close to the typical
 /// position of this many stones".
-pub fn random(spec: &RandomSpec, size: usize, rule: Rule, seed: u64) -> Result<Vec<Opening>> {
+pub fn random_with(
+    spec: &RandomSpec,
+    size: usize,
+    rule: Rule,
+    seed: u64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<Opening>> {
     let fail = |message: String| ArenaError::Opening {
         source_name: "random".into(),
         line: None,
@@ -486,31 +544,35 @@ pub fn random(spec: &RandomSpec, size: usize, rule: Rule, seed: u64) -> Result<V
         )));
     }
     let candidates = |stream: u64| Candidates {
-        cells: cells.clone(),
+        cells: &cells,
         stones: spec.stones,
         size,
         rule,
-        rng: ChaCha8Rng::seed_from_u64(seed ^ stream),
+        key: seed ^ stream,
     };
-    let mut engine = Engine::new(Params::default(), 1, 1);
-    let limits = Limits::nodes(spec.check_nodes.max(1));
-    let mut judge = |board: &Board| {
-        engine.new_game();
-        let r = engine.search(board, &limits, None);
-        r.mate.is_none().then_some(r.score)
+    let batch_size = |wanted: usize| {
+        (wanted * 2).clamp(BATCH_MIN.max(2 * rayon::current_num_threads()), BATCH_MAX)
     };
+    progress(0, spec.count);
 
     let centre = match spec.centre {
         Some(c) => c,
         None => {
-            let mut sample = candidates(0x6361_6C69_6272_6174);
+            // The first 64 judged scores among the sample's first 1000 candidates.
+            const SAMPLE: usize = 64;
+            const SAMPLE_DRAWS: u64 = 1000;
+            let sample = candidates(0x6361_6C69_6272_6174);
             let mut scores = Vec::new();
-            for _ in 0..1000 {
-                if scores.len() == 64 {
-                    break;
-                }
-                if let Some((board, _)) = sample.next()? {
-                    scores.extend(judge(&board));
+            let mut next = 0u64;
+            while scores.len() < SAMPLE && next < SAMPLE_DRAWS {
+                let n = (batch_size(SAMPLE - scores.len()) as u64).min(SAMPLE_DRAWS - next);
+                let drawn = sample.batch(next, n as usize)?;
+                next += n;
+                let boards: Vec<&Board> = drawn.iter().flatten().map(|(b, _)| b).collect();
+                for score in judge_all(&boards, spec.check_nodes) {
+                    if scores.len() < SAMPLE {
+                        scores.extend(score);
+                    }
                 }
             }
             scores.sort_unstable();
@@ -518,7 +580,7 @@ pub fn random(spec: &RandomSpec, size: usize, rule: Rule, seed: u64) -> Result<V
         }
     };
 
-    let mut draw = candidates(0x6F70_656E_696E_6773);
+    let draw = candidates(0x6F70_656E_696E_6773);
     let mut seen = HashSet::new();
     // Openings the check rejected: each distinct opening is searched once. Without it a
     // request near the number of distinct balanced openings (e.g. `random:4000` of 3 stones
@@ -531,45 +593,105 @@ pub fn random(spec: &RandomSpec, size: usize, rule: Rule, seed: u64) -> Result<V
     // openings long before this many (each distinct 3-stone opening is hit about once in a
     // few thousand draws), so the search ends with its error instead of drawing on.
     let mut stale = 0;
+    let mut next = 0u64;
     while out.len() < spec.count {
-        attempts += 1;
-        stale += 1;
-        if attempts > max_attempts || stale > EXHAUSTED_DRAWS {
-            return Err(fail(format!(
-                "found only {} of {} balanced openings in {attempts} attempts \
-                 ({} distinct openings judged, balance point {centre}); raise the score \
-                 bound (--random-max-score) or the radius (--random-radius)",
-                out.len(),
-                spec.count,
-                out.len() + rejected.len()
-            )));
-        }
-        let Some((board, moves)) = draw.next()? else {
-            continue;
-        };
-        let opening = Opening {
-            id: String::new(),
-            moves,
-        };
-        let key = opening.canonical_key(size);
-        if seen.contains(&key) || rejected.contains(&key) {
-            continue;
-        }
-        stale = 0;
-        match judge(&board) {
-            Some(score) if (score - centre).abs() <= spec.max_score => {}
-            _ => {
-                rejected.insert(key);
+        let drawn = draw.batch(next, batch_size(spec.count - out.len()))?;
+        next += drawn.len() as u64;
+        // Judge each new position of the batch once, in parallel; then walk the batch in
+        // index order as a sequential generator would.
+        let keyed: Vec<Option<(Board, Opening, Key)>> = drawn
+            .into_iter()
+            .map(|c| {
+                c.map(|(board, moves)| {
+                    let opening = Opening {
+                        id: String::new(),
+                        moves,
+                    };
+                    let key = opening.canonical_key(size);
+                    (board, opening, key)
+                })
+            })
+            .collect();
+        let mut fresh = HashSet::new();
+        let to_judge: Vec<&(Board, Opening, Key)> = keyed
+            .iter()
+            .flatten()
+            .filter(|(_, _, key)| {
+                !seen.contains(key) && !rejected.contains(key) && fresh.insert(key.clone())
+            })
+            .collect();
+        let boards: Vec<&Board> = to_judge.iter().map(|(b, _, _)| b).collect();
+        let verdicts: std::collections::HashMap<&Key, Option<i32>> = to_judge
+            .iter()
+            .map(|(_, _, key)| key)
+            .zip(judge_all(&boards, spec.check_nodes))
+            .collect();
+        for candidate in &keyed {
+            if out.len() == spec.count {
+                break;
+            }
+            attempts += 1;
+            stale += 1;
+            if attempts > max_attempts || stale > EXHAUSTED_DRAWS {
+                return Err(fail(format!(
+                    "found only {} of {} balanced openings in {attempts} attempts \
+                     ({} distinct openings judged, balance point {centre}); raise the score \
+                     bound (--random-max-score) or the radius (--random-radius)",
+                    out.len(),
+                    spec.count,
+                    out.len() + rejected.len()
+                )));
+            }
+            let Some((_, opening, key)) = candidate else {
+                continue;
+            };
+            if seen.contains(key) || rejected.contains(key) {
                 continue;
             }
+            stale = 0;
+            match verdicts.get(key).copied().flatten() {
+                Some(score) if (score - centre).abs() <= spec.max_score => {}
+                _ => {
+                    rejected.insert(key.clone());
+                    continue;
+                }
+            }
+            seen.insert(key.clone());
+            out.push(Opening {
+                id: format!("r{}", out.len()),
+                moves: opening.moves.clone(),
+            });
         }
-        seen.insert(key);
-        out.push(Opening {
-            id: format!("r{}", out.len()),
-            ..opening
-        });
+        progress(out.len(), spec.count);
     }
     Ok(out)
+}
+
+/// A progress bar on stderr for building `what` (random openings take seconds to minutes):
+/// hidden when `quiet` or when stderr is not a terminal. Feed it from a `progress(done, total)`
+/// callback with [`show_progress`]; clear it with `finish_and_clear`.
+pub fn progress_bar(quiet: bool, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    let target = if quiet || !std::io::stderr().is_terminal() {
+        indicatif::ProgressDrawTarget::hidden()
+    } else {
+        indicatif::ProgressDrawTarget::stderr()
+    };
+    let bar = indicatif::ProgressBar::with_draw_target(Some(0), target);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what}, eta {{eta}}"
+        ))
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Moves `bar` to `done` of `total`.
+pub fn show_progress(bar: &indicatif::ProgressBar, done: usize, total: usize) {
+    bar.set_length(total as u64);
+    bar.set_position(done as u64);
 }
 
 /// Where a run's openings come from.
@@ -629,6 +751,21 @@ impl Source {
         rule: Rule,
         seed: u64,
     ) -> Result<(Vec<Opening>, String, usize)> {
+        self.load_with(size, rule, seed, None, &mut |_, _| {})
+    }
+
+    /// [`Source::load`] for a run of at most `pairs` pairs per matchup, which plays at most
+    /// `pairs` openings: random openings are generated only that far (the first `pairs` of the
+    /// requested count, see [`random_with`]); `progress(made, wanted)` follows their generation.
+    /// Other sources are cheap to read and are loaded whole.
+    pub fn load_with(
+        &self,
+        size: usize,
+        rule: Rule,
+        seed: u64,
+        pairs: Option<u64>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<(Vec<Opening>, String, usize)> {
         if !(wuzi_engine::pos::MIN_SIZE..=wuzi_engine::pos::MAX_SIZE).contains(&size) {
             return Err(ArenaError::Config(format!(
                 "board size {size} is not supported (5 to 20)"
@@ -639,17 +776,30 @@ impl Source {
                 with_symmetries(&renju26_base(size)?, size),
                 "renju26 (8 symmetries)".to_string(),
             ),
-            Source::Random(spec) => (
-                random(spec, size, rule, seed)?,
-                format!(
-                    "random ({} openings of {} stones, radius {}, score within {} of {}, seed {seed})",
-                    spec.count,
+            Source::Random(spec) => {
+                let needed = pairs.map_or(spec.count, |p| {
+                    spec.count.min(usize::try_from(p).unwrap_or(usize::MAX))
+                });
+                let built = RandomSpec {
+                    count: needed,
+                    ..spec.clone()
+                };
+                let count = if needed < spec.count {
+                    format!("{needed} of {} openings, one per pair,", spec.count)
+                } else {
+                    format!("{} openings", spec.count)
+                };
+                (
+                    random_with(&built, size, rule, seed, progress)?,
+                    format!(
+                    "random ({count} of {} stones, radius {}, score within {} of {}, seed {seed})",
                     spec.stones,
                     spec.radius,
                     spec.max_score,
                     spec.centre.map_or("the median".to_string(), |c| c.to_string())
                 ),
-            ),
+                )
+            }
             Source::File {
                 path,
                 format,
@@ -852,6 +1002,42 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("balanced openings"), "{e}");
+    }
+
+    #[test]
+    fn random_openings_do_not_depend_on_threads_and_fewer_are_a_prefix() {
+        let spec = RandomSpec {
+            count: 8,
+            check_nodes: 300,
+            ..RandomSpec::default()
+        };
+        let on = |threads: usize, spec: &RandomSpec| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("pool")
+                .install(|| random(spec, 15, Rule::Renju, 3).expect("generates"))
+        };
+        let one = on(1, &spec);
+        assert_eq!(on(3, &spec), one);
+        // A run of 3 pairs builds 3 openings: the first 3 of the 8.
+        let few = RandomSpec {
+            count: 3,
+            ..spec.clone()
+        };
+        assert_eq!(on(2, &few), one[..3]);
+        let (list, name, _) = Source::Random(spec)
+            .load_with(15, Rule::Renju, 3, Some(3), &mut |_, _| {})
+            .expect("loads");
+        assert_eq!(list, one[..3]);
+        assert!(name.contains("3 of 8 openings, one per pair"), "{name}");
+        // Progress reports reach the count.
+        let mut last = (0, 0);
+        random_with(&few, 15, Rule::Renju, 3, &mut |done, total| {
+            last = (done, total)
+        })
+        .expect("generates");
+        assert_eq!(last, (3, 3));
     }
 
     #[test]

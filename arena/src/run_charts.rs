@@ -27,8 +27,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::chart::{
-    colour_split_chart, elo_chart, elo_lines_chart, score_chart, sprt_chart, ColourSplit, EloPoint,
-    EloSeries, ScoreEntry, SprtPoint, SprtSpec, SprtVerdict as ChartVerdict,
+    colour_split_chart, score_chart, sprt_chart, sweep_elo_chart, sweep_elo_lines_chart,
+    ColourSplit, EloPoint, EloSeries, ScoreEntry, SprtPoint, SprtSpec, SprtVerdict as ChartVerdict,
 };
 use crate::config::{RunConfig, RunKind, RUN_FILE};
 use crate::error::{ArenaError, Result};
@@ -277,7 +277,17 @@ pub fn write_charts(config: &RunConfig, games: &GameMap, dir: &Path) -> Result<V
     // Sweep Elo against each axis.
     if let (Some(info), Some(table)) = (&config.sweep, &summary.sweep) {
         let baseline = &table.baseline;
+        let baseline_params = config
+            .players
+            .get(info.baseline)
+            .and_then(|p| p.params())
+            .and_then(|p| p.ok());
         for (a, axis) in info.axes.iter().enumerate() {
+            // The baseline's own value of this parameter: Elo 0 by definition.
+            let baseline_x = baseline_params
+                .as_ref()
+                .and_then(|p| p.get(&axis.name))
+                .map(f64::from);
             let x_label = format!("{} (parameter value)", axis.name);
             let name = file_name_part(&axis.name);
             if info.axes.len() == 1 {
@@ -288,7 +298,7 @@ pub fn write_charts(config: &RunConfig, games: &GameMap, dir: &Path) -> Result<V
                     .collect();
                 let stem = dir.join(format!("elo-{name}"));
                 let title = format!("Sweep of {}: Elo against {baseline}", axis.name);
-                elo_chart(&stem, &title, &x_label, &points).map_err(chart_err)?;
+                sweep_elo_chart(&stem, &title, &x_label, &points, baseline_x).map_err(chart_err)?;
                 add(stem, format!("Elo against {}", axis.name));
                 continue;
             }
@@ -344,7 +354,8 @@ pub fn write_charts(config: &RunConfig, games: &GameMap, dir: &Path) -> Result<V
                         ),
                     )
                 };
-                elo_lines_chart(&stem, &title, &x_label, chunk).map_err(chart_err)?;
+                sweep_elo_lines_chart(&stem, &title, &x_label, chunk, baseline_x)
+                    .map_err(chart_err)?;
                 add(stem, format!("Elo against {}", axis.name));
             }
         }

@@ -204,6 +204,42 @@ fn sweep_charts_have_one_elo_chart_per_axis() {
     for v in [0, 20, 40] {
         assert!(svg.contains(&format!("tempo = {v}")), "tempo = {v}");
     }
+    // The baseline's own value is marked on every axis' chart (legend and label).
+    for stem in ["elo-w_open_three", "elo-tempo"] {
+        let svg = std::fs::read_to_string(Path::new(&out).join(format!("{stem}.svg"))).unwrap();
+        assert!(
+            svg.contains("(Elo 0 by definition)"),
+            "{stem}: no baseline legend"
+        );
+        assert!(
+            svg.contains(">\nbaseline\n</text>"),
+            "{stem}: no baseline label"
+        );
+    }
+}
+
+#[test]
+fn sweep_elo_chart_marks_the_baseline_value() {
+    let tmp = Tmp::new("sweep-baseline");
+    let out = tmp.join("one").display().to_string();
+    ok(&arena_in(
+        &tmp.0,
+        &[
+            "sweep",
+            "--grid",
+            "tempo=0,40",
+            "--nodes",
+            "100",
+            "--pairs",
+            "1",
+            "--quiet",
+            "--out",
+            &out,
+        ],
+    ));
+    let svg = std::fs::read_to_string(Path::new(&out).join("elo-tempo.svg")).unwrap();
+    assert!(svg.contains("(Elo 0 by definition)"), "no baseline legend");
+    assert!(svg.contains(">\nbaseline\n</text>"), "no baseline label");
 }
 
 /// Identical deterministic players mirror each other: in every pair each side wins with the

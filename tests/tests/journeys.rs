@@ -285,6 +285,20 @@ fn tune_verify_resume_and_report() {
     );
     let html = std::fs::read_to_string(whole.join("report.html")).expect("tune report");
     assert!(html.contains("id=\"params-table\"") && html.contains("id=\"wuzi-games\""));
+    // The verdict (tuned against start) opens the page, before the parameters.
+    let verdict = html
+        .find("<section id=\"verdict\">")
+        .expect("verdict section");
+    let params = html.find("id=\"params-table\"").expect("params");
+    assert!(verdict < params, "the verdict is not at the top");
+    assert!(
+        html[verdict..params].contains("<div class=\"verdict "),
+        "no verdict banner"
+    );
+    assert!(
+        html[verdict..params].contains("tuned vs start"),
+        "not the verification's verdict"
+    );
 
     // Interrupted after one of two iterations, then resumed.
     let parts = tmp.join("parts");

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use wuzi_arena::opening::{progress_bar, show_progress};
 use wuzi_arena::run::{default_concurrency, Progress};
 use wuzi_arena::stats::{EloModel, SprtParams};
 use wuzi_arena::summary::{fmt_estimate, render};
@@ -606,6 +607,16 @@ fn spec_dir(path: &Path) -> PathBuf {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
+/// Resolves a spec with a progress bar (unless `quiet`) over the random openings it builds.
+fn resolve_spec(parsed: &TuneSpec, spec: &Path, quiet: bool) -> Result<TuneConfig> {
+    let bar = progress_bar(quiet, "random openings");
+    let config = parsed.resolve_with(&spec_dir(spec), &mut |done, total| {
+        show_progress(&bar, done, total)
+    })?;
+    bar.finish_and_clear();
+    Ok(config)
+}
+
 fn main_inner() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
@@ -618,7 +629,7 @@ fn main_inner() -> Result<()> {
             run,
         } => {
             let parsed = TuneSpec::load(&spec)?;
-            let config = parsed.resolve(&spec_dir(&spec))?;
+            let config = resolve_spec(&parsed, &spec, run.quiet)?;
             let dir = out.unwrap_or_else(|| default_out(&parsed, &spec));
             let concurrency = run
                 .concurrency
@@ -690,6 +701,7 @@ fn main_inner() -> Result<()> {
                 config.verify.seed = s;
             }
             if let Some(text) = &openings {
+                let bar = progress_bar(quiet, "random openings");
                 let set = load_openings(
                     text,
                     None,
@@ -697,7 +709,10 @@ fn main_inner() -> Result<()> {
                     Path::new("."),
                     &config.game,
                     verify_openings_seed(config.verify.seed),
+                    pairs,
+                    &mut |done, total| show_progress(&bar, done, total),
                 )?;
+                bar.finish_and_clear();
                 if pairs.is_none() {
                     config.verify.pairs = set.list.len() as u64;
                 }
@@ -753,7 +768,7 @@ fn main_inner() -> Result<()> {
         }
         Command::Check { spec } => {
             let parsed = TuneSpec::load(&spec)?;
-            let config = parsed.resolve(&spec_dir(&spec))?;
+            let config = resolve_spec(&parsed, &spec, false)?;
             println!("{}", config.describe());
             println!("base: {}", config.base_source);
             println!("openings: {}", config.openings_source);

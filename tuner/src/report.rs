@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use wuzi_arena::config::RUN_FILE;
 use wuzi_arena::report::html::{escape, key_values, table, Cell};
+use wuzi_arena::report::run_report::verdict_banner;
 use wuzi_arena::report::{Chart, Page, ReportOptions, RunReport, REPORT_FILE};
 
 use crate::chart::{PATHS_CHART, SCORE_CHART};
@@ -66,6 +67,34 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
         config.iterations(),
         dir.display()
     ));
+
+    // The verdict first: the verification of tuned against start, when played.
+    let verify = dir.join(VERIFY_DIR);
+    let verification = if verify.join(RUN_FILE).exists() {
+        Some(RunReport::load(&verify)?)
+    } else {
+        None
+    };
+    let moved: Vec<String> = config
+        .spsa
+        .params
+        .iter()
+        .map(|p| {
+            let v = tuned.get(&p.name).map_or("-".into(), |v| v.to_string());
+            format!("{} {} → {v}", p.name, p.start)
+        })
+        .collect();
+    let mut verdict = match verification.as_ref().map(|r| r.summary.matchups.as_slice()) {
+        Some([m]) => verdict_banner(m),
+        _ => "<div class=\"verdict open\">Not verified yet: run `wuzi-tune verify DIR` to \
+              play tuned against start.</div>\n"
+            .to_string(),
+    };
+    verdict.push_str(&format!(
+        "<p>Start → tuned: {}.</p>\n",
+        escape(&moved.join(", "))
+    ));
+    page.section("verdict", "Verdict: tuned against start", verdict);
 
     let t = &cp.totals;
     let mut html = key_values(&[
@@ -190,15 +219,13 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
                 escape(HISTORY_FILE)
             ));
         }
-        html.push_str("<div class=\"scroll\">");
+        html.push_str("<div class=\"scroll wide\">");
         html.push_str(&table(Some("history-table"), "sortable", &header, &rows));
         html.push_str("</div>\n");
         page.section("history", "History", html);
     }
 
-    let verify = dir.join(VERIFY_DIR);
-    if verify.join(RUN_FILE).exists() {
-        let run = RunReport::load(&verify)?;
+    if let Some(run) = verification {
         let mut charts = run.charts.clone();
         charts.extend(svg_chart(
             &verify.join(format!("{}.svg", crate::chart::RUNNING_ELO_CHART)),

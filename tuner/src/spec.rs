@@ -210,7 +210,10 @@ pub fn verify_openings_seed(seed: u64) -> u64 {
 }
 
 /// Loads an opening source as the spec names it: `renju26`, `random[:COUNT[:STONES]]` or a
-/// file, relative to `dir`.
+/// file, relative to `dir`. `pairs`, when known, bounds the random openings built (a match
+/// of `pairs` pairs plays at most that many); `progress(made, wanted)` follows their building.
+// One argument per spec key it reads, plus the build's bound and progress.
+#[allow(clippy::too_many_arguments)]
 pub fn load_openings(
     text: &str,
     format: Option<FileFormat>,
@@ -218,6 +221,8 @@ pub fn load_openings(
     dir: &Path,
     game: &GameSettings,
     seed: u64,
+    pairs: Option<u64>,
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Result<OpeningSet> {
     let source = match Source::parse(text, format, symmetries)? {
         Source::File {
@@ -231,7 +236,7 @@ pub fn load_openings(
         },
         s => s,
     };
-    let (list, source, _) = source.load(game.size, game.rule, seed)?;
+    let (list, source, _) = source.load_with(game.size, game.rule, seed, pairs, progress)?;
     Ok(OpeningSet { source, list })
 }
 
@@ -281,6 +286,16 @@ impl TuneSpec {
     /// Checks the spec and resolves it: loads the base set and the openings (paths relative to
     /// `spec_dir`), applies the defaults and builds the SPSA set-up.
     pub fn resolve(&self, spec_dir: &Path) -> Result<TuneConfig> {
+        self.resolve_with(spec_dir, &mut |_, _| {})
+    }
+
+    /// [`TuneSpec::resolve`], calling `progress(made, wanted)` while random openings are built
+    /// (the tune's, then the verification's: seconds to minutes).
+    pub fn resolve_with(
+        &self,
+        spec_dir: &Path,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<TuneConfig> {
         let (base, base_source) = match &self.base {
             Some(p) => {
                 let path = spec_dir.join(p);
@@ -321,6 +336,13 @@ impl TuneSpec {
             max_moves: self.max_moves,
             time_margin_ms: self.time_margin_ms,
         };
+        // The tune plays at most `pairs` openings, and so does a verification on the tune's
+        // openings with its own `pairs`; without those, it plays all the tune's openings.
+        let needed = match (&self.verify.openings, self.verify.pairs) {
+            (Some(_), _) => Some(self.pairs),
+            (None, Some(verify_pairs)) => Some(self.pairs.max(verify_pairs)),
+            (None, None) => None,
+        };
         let openings = load_openings(
             &self.openings,
             self.openings_format,
@@ -328,10 +350,16 @@ impl TuneSpec {
             spec_dir,
             &game,
             self.seed,
+            needed,
+            progress,
         )?;
-        let verify = self
-            .verify
-            .resolve(self.seed, spec_dir, &game, openings.list.len() as u64)?;
+        let verify = self.verify.resolve(
+            self.seed,
+            spec_dir,
+            &game,
+            openings.list.len() as u64,
+            progress,
+        )?;
         let config = TuneConfig {
             format: FORMAT_VERSION,
             base_source,
@@ -407,6 +435,7 @@ impl VerifySpec {
         spec_dir: &Path,
         game: &GameSettings,
         tune_openings: u64,
+        progress: &mut dyn FnMut(usize, usize),
     ) -> Result<VerifyConfig> {
         let seed = self.seed.unwrap_or(tune_seed);
         let openings = self
@@ -420,6 +449,8 @@ impl VerifySpec {
                     spec_dir,
                     game,
                     verify_openings_seed(seed),
+                    self.pairs,
+                    &mut *progress,
                 )
             })
             .transpose()?;
@@ -847,7 +878,14 @@ mod tests {
             (Some(3), None, 2)
         );
         assert_eq!((c.game.size, c.game.rule), (13, Rule::Freestyle));
-        assert_eq!(c.openings.len(), 12);
+        // The tune's 10 pairs (and the verification's 7 on the same openings) play at most
+        // 10 of the 12: only those are built.
+        assert_eq!(c.openings.len(), 10);
+        assert!(
+            c.openings_source.contains("10 of 12 openings"),
+            "{}",
+            c.openings_source
+        );
         assert_eq!(c.verify.pairs, 7);
         assert_eq!(c.verify.seed, 3);
         assert_eq!(c.verify.sprt.map(|s| (s.elo0, s.elo1)), Some((0.0, 10.0)));

@@ -137,6 +137,33 @@ where
     Ok(())
 }
 
+/// The legend entry of [`baseline_mark`].
+const BASELINE_LEGEND: &str = "baseline's own value (Elo 0 by definition)";
+
+/// Marks a sweep baseline's own value `x`: a vertical dashed line, a hollow point at Elo 0
+/// and the word "baseline" at the top of the line.
+fn baseline_mark<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, x: f64) -> Result<(), ChartError>
+where
+    DB::ErrorType: 'static,
+{
+    vline(chart, x, MUTED)?;
+    let top = chart.y_range().end;
+    chart.draw_series(std::iter::once(Circle::new(
+        (x, 0.0),
+        7,
+        MUTED.stroke_width(3),
+    )))?;
+    chart.draw_series(std::iter::once(
+        EmptyElement::at((x, top))
+            + Text::new(
+                "baseline".to_string(),
+                (6, 4),
+                anchored(LABEL_SIZE, HPos::Left, VPos::Top).color(&MUTED),
+            ),
+    ))?;
+    Ok(())
+}
+
 /// Configures and draws the grid, tick labels and axis descriptions.
 #[allow(clippy::too_many_arguments)]
 fn mesh<DB: DrawingBackend>(
@@ -408,6 +435,8 @@ pub(super) struct EloPlot<'a> {
     pub title: &'a str,
     pub x_label: &'a str,
     pub points: &'a [EloPoint],
+    /// The baseline's own value of the swept parameter, marked at Elo 0.
+    pub baseline: Option<f64>,
 }
 
 impl Plot for EloPlot<'_> {
@@ -426,7 +455,8 @@ impl Plot for EloPlot<'_> {
         };
         let (ylo, yhi) = finite_range(values().chain([0.0])).unwrap_or((0.0, 0.0));
         let (ylo, yhi) = padded(ylo, yhi, 0.1, 40.0);
-        let (xlo, xhi) = match finite_range(points.iter().map(|p| p.x)) {
+        let baseline = self.baseline.filter(|b| b.is_finite());
+        let (xlo, xhi) = match finite_range(points.iter().map(|p| p.x).chain(baseline)) {
             Some((a, b)) => padded(a, b, 0.06, (a.abs() * 0.2).max(1.0)),
             None => (0.0, 1.0),
         };
@@ -450,6 +480,9 @@ impl Plot for EloPlot<'_> {
             LegendItem::new(Glyph::Whisker(SERIES), "Elo with 95 % interval"),
             LegendItem::new(Glyph::Dashed(REFERENCE), "0 Elo (equal strength)"),
         ];
+        if baseline.is_some() {
+            legend.push(LegendItem::new(Glyph::Dashed(MUTED), BASELINE_LEGEND));
+        }
         if any_clipped {
             legend.push(LegendItem::new(
                 Glyph::Triangle(CLIPPED),
@@ -477,6 +510,9 @@ impl Plot for EloPlot<'_> {
             false,
         )?;
         hline(&mut chart, 0.0, REFERENCE)?;
+        if let Some(b) = baseline {
+            baseline_mark(&mut chart, b)?;
+        }
         if shown.is_empty() {
             return no_data(&chart);
         }
@@ -1117,6 +1153,8 @@ pub(super) struct EloLinesPlot<'a> {
     pub title: &'a str,
     pub x_label: &'a str,
     pub series: &'a [EloSeries],
+    /// The baseline's own value of the swept parameter, marked at Elo 0.
+    pub baseline: Option<f64>,
 }
 
 impl Plot for EloLinesPlot<'_> {
@@ -1140,7 +1178,8 @@ impl Plot for EloLinesPlot<'_> {
             .filter(|v| v.is_finite() && v.abs() <= ELO_CAP);
         let (ylo, yhi) = finite_range(values.chain([0.0])).unwrap_or((0.0, 0.0));
         let (ylo, yhi) = padded(ylo, yhi, 0.1, 40.0);
-        let (xlo, xhi) = match finite_range(all().map(|p| p.x)) {
+        let baseline = self.baseline.filter(|b| b.is_finite());
+        let (xlo, xhi) = match finite_range(all().map(|p| p.x).chain(baseline)) {
             Some((a, b)) => padded(a, b, 0.06, (a.abs() * 0.2).max(1.0)),
             None => (0.0, 1.0),
         };
@@ -1170,6 +1209,9 @@ impl Plot for EloLinesPlot<'_> {
             Glyph::Dashed(REFERENCE),
             "0 Elo (equal strength)",
         ));
+        if baseline.is_some() {
+            legend.push(LegendItem::new(Glyph::Dashed(MUTED), BASELINE_LEGEND));
+        }
         let shown: Vec<Vec<(f64, Shown, Shown, Shown)>> = series
             .iter()
             .enumerate()
@@ -1214,6 +1256,9 @@ impl Plot for EloLinesPlot<'_> {
             false,
         )?;
         hline(&mut chart, 0.0, REFERENCE)?;
+        if let Some(b) = baseline {
+            baseline_mark(&mut chart, b)?;
+        }
         if flat().next().is_none() {
             return no_data(&chart);
         }

@@ -187,6 +187,47 @@ fn fill(template: &str, value: impl Fn(&str) -> String) -> String {
 mod tests {
     use super::*;
 
+    /// The one-line rule of `selector` in the page's style sheet.
+    fn rule(selector: &str) -> &'static str {
+        STYLE
+            .lines()
+            .find(|l| l.starts_with(&format!("{selector} {{")))
+            .unwrap_or_else(|| panic!("no rule for {selector}"))
+    }
+
+    // No headless browser here to measure the page at 1,400 px: the rules that made the summary
+    // table and the charts too wide for a laptop are checked instead.
+    #[test]
+    fn wide_tables_scroll_in_their_box_and_headers_wrap() {
+        let wide = rule(".wide");
+        assert!(wide.contains("overflow-x: auto") && wide.contains("max-width: 100%"));
+        assert!(
+            !rule("table.sortable th").contains("nowrap"),
+            "headers must wrap"
+        );
+    }
+
+    #[test]
+    fn charts_are_shown_near_their_drawn_width_so_labels_stay_readable() {
+        let fig = rule("figure.chart");
+        // The last pixel length of declaration `key` (`flex: 1 1 860px` gives 860).
+        let px = |key: &str| -> f64 {
+            let value = fig
+                .split(key)
+                .nth(1)
+                .expect(key)
+                .split(';')
+                .next()
+                .expect(key);
+            let last = value.split_whitespace().last().expect(key);
+            last.trim_end_matches("px").parse().expect("a pixel length")
+        };
+        let width = f64::from(crate::chart::DRAWN_WIDTH);
+        // Shown at 85 % or more of its drawn width a 15 px label reads at about 13 px.
+        assert!(px("flex:") >= 0.85 * width, "{fig}");
+        assert!(px("max-width:") >= width, "{fig}");
+    }
+
     #[test]
     fn template_values_are_not_rescanned_and_titles_are_escaped() {
         let mut page = Page::new("<b>{{BODY}}</b>");

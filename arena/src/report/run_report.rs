@@ -274,7 +274,7 @@ impl RunReport {
                 "matchup",
                 "games",
                 "W-D-L",
-                "black/white/draw",
+                "black / white / draw",
                 "pentanomial [LL LD even WD WW]",
                 "score",
                 "Elo ± 95%",
@@ -534,8 +534,9 @@ fn matchup_row(m: &MatchupSummary) -> Vec<Cell> {
     ]
 }
 
-/// The verdict of a single matchup: SPRT state or the Elo interval's sign.
-fn verdict_banner(m: &MatchupSummary) -> String {
+/// The verdict of a single matchup, as a coloured banner: SPRT state or the Elo interval's
+/// sign.
+pub fn verdict_banner(m: &MatchupSummary) -> String {
     let elo = fmt_estimate(m.elo);
     let (class, text) = match &m.sprt {
         Some(s) => match s.status.verdict {
