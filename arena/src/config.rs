@@ -17,7 +17,7 @@ use std::path::Path;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use wuzi_engine::Params;
+use wuzi_engine::{ParamError, Params};
 
 use crate::error::{ArenaError, Result};
 use crate::opening::{below, Opening};
@@ -157,7 +157,7 @@ impl SweepAxis {
     /// An axis from a name and `lo:hi:step` or `v1,v2,...` values.
     pub fn new(name: &str, values: &str) -> Result<SweepAxis> {
         let spec = Params::spec(name)
-            .ok_or_else(|| ArenaError::Sweep(format!("unknown parameter '{name}'")))?;
+            .ok_or_else(|| ArenaError::Sweep(ParamError::Unknown(name.to_string()).to_string()))?;
         let num = |t: &str| -> Result<i64> {
             t.trim()
                 .parse::<i64>()

@@ -83,7 +83,19 @@ fn bad_input_exits_with_status_2() {
             "--nodes",
             "100",
         ],
-        "unknown parameter 'defense'",
+        "unknown parameter 'defense'; did you mean 'defence'?",
+    );
+    fails(
+        &[
+            "match",
+            "--player",
+            "name=a,set=defense=3",
+            "--player",
+            "b",
+            "--nodes",
+            "100",
+        ],
+        "unknown parameter 'defense'; did you mean 'defence'?",
     );
     fails(
         &[

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wuzi_arena::run::{default_concurrency, Progress};
@@ -618,7 +618,9 @@ fn main_inner() -> Result<()> {
             run,
         } => {
             let parsed = TuneSpec::load(&spec)?;
-            let config = parsed.resolve(&spec_dir(&spec))?;
+            let config = parsed
+                .resolve(&spec_dir(&spec))
+                .with_context(|| format!("spec {}", spec.display()))?;
             let dir = out.unwrap_or_else(|| default_out(&parsed, &spec));
             let concurrency = run
                 .concurrency
@@ -753,7 +755,9 @@ fn main_inner() -> Result<()> {
         }
         Command::Check { spec } => {
             let parsed = TuneSpec::load(&spec)?;
-            let config = parsed.resolve(&spec_dir(&spec))?;
+            let config = parsed
+                .resolve(&spec_dir(&spec))
+                .with_context(|| format!("spec {}", spec.display()))?;
             println!("{}", config.describe());
             println!("base: {}", config.base_source);
             println!("openings: {}", config.openings_source);

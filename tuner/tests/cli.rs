@@ -45,7 +45,11 @@ fn bad_specs_exit_2_naming_the_key_and_range() {
     for (text, words) in [
         (
             "pairs = 10\n[params.defense]\n",
-            &["params.defense", "unknown parameter", "defence"][..],
+            &[
+                "params.defense",
+                "unknown parameter",
+                "did you mean 'defence'?",
+            ][..],
         ),
         (
             "pairs = 10\n[params.defence]\nmin = 5\n",
@@ -66,7 +70,11 @@ fn bad_specs_exit_2_naming_the_key_and_range() {
         ("pairs = 10\n[params.tempo]\nstep = 2\n", &["step"][..]),
         (
             "base = \"missing.toml\"\npairs = 10\n[params.tempo]\n",
-            &["missing.toml"][..],
+            &[
+                "spec.toml",
+                "base: parameter file 'missing.toml'",
+                "relative to the spec's own folder",
+            ][..],
         ),
         ("pairs = 10 [", &["spec.toml"][..]),
     ] {
@@ -81,6 +89,24 @@ fn bad_specs_exit_2_naming_the_key_and_range() {
             }
         }
     }
+    // The example spec copied elsewhere (its base stays behind): the error names the spec,
+    // the key and where the path was looked up, and prints the OS error once.
+    let copy = dir.join("tune-example.toml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params/tune-example.toml"),
+        &copy,
+    )
+    .expect("copies");
+    let o = tune_cmd(&["check", "--spec", copy.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    for w in [
+        "tune-example.toml: base: parameter file 'detuned.toml' read as ",
+        "relative to the spec's own folder",
+    ] {
+        assert!(e.contains(w), "'{w}' not in {e}");
+    }
+    assert_eq!(e.matches("os error").count(), 1, "{e}");
     let o = tune_cmd(&["tune", "--spec", "/nonexistent/spec.toml"]);
     assert_eq!(o.status.code(), Some(2));
     let o = tune_cmd(&["resume", dir.to_str().expect("utf-8")]);
