@@ -22,7 +22,8 @@ use wuzi_tuner::verify::{load_tune, repeats_openings, verify, VERIFY_DIR};
 #[derive(Parser)]
 #[command(
     name = "wuzi-tune",
-    version,
+    version = wuzi_engine::build_info::VERSION_WITH_COMMIT,
+    long_version = wuzi_engine::build_info::LONG_VERSION,
     about = "SPSA tuning of wuzi engine parameters, with checkpoints, resume, charts and verification; fits of evaluation weights to recorded games",
     after_help = "A spec is a TOML file: base parameter file, [params.NAME] tables (start, min, max, \
 c_end, r_end), pairs, pairs_per_iteration, [limits], openings, rule, size, seed, out, [verify]. \
