@@ -313,6 +313,7 @@ fn run_tune(
         out: Some(dir.to_path_buf()),
         resume,
         max_iterations: args.max_iterations,
+        no_verify: args.no_verify,
     };
     let mut observer = |p: &TuneProgress<'_>| {
         pb.set_length(p.games_total);
@@ -326,7 +327,7 @@ fn run_tune(
     for c in &charts {
         eprintln!("chart: {}", c.display());
     }
-    if !outcome.completed || args.no_verify {
+    if !outcome.completed || outcome.no_verify {
         tune_report(dir);
     }
     if !outcome.completed {
@@ -338,7 +339,14 @@ fn run_tune(
         );
         return Ok(());
     }
-    if args.no_verify {
+    if outcome.no_verify {
+        if !args.no_verify {
+            eprintln!(
+                "no verification: the tune was started with --no-verify (`wuzi-tune verify {}` \
+                 plays it)",
+                dir.display()
+            );
+        }
         return Ok(());
     }
     run_verify(
@@ -427,6 +435,7 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &RunArgs) -> Resu
         tuned: tuned.clone(),
         games_played: s.pairs * 2,
         elapsed: std::time::Duration::from_secs_f64(s.play_s),
+        no_verify: args.no_verify,
     };
     report_tune(config, &o, dir);
     if !outcome.state.abandoned.is_empty() {

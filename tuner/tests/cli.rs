@@ -216,15 +216,25 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
     let _ = child.wait();
     let at = checkpoint_iteration(&killed).expect("a checkpoint");
     eprintln!("killed at iteration {at}");
+    // Resumed without repeating --no-verify: the checkpoint remembers it (resume used to
+    // play the verification match anyway).
     let o = tune_cmd(&[
         "resume",
         killed.to_str().expect("utf-8"),
         "--quiet",
-        "--no-verify",
         "--concurrency",
         "2",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !killed.join("verify").exists(),
+        "verified despite --no-verify"
+    );
+    assert!(
+        stderr(&o).contains("the tune was started with --no-verify"),
+        "{}",
+        stderr(&o)
+    );
 
     // Stopped with --max-iterations, then continued with --resume and the spec.
     let stopped = root.join("stopped");
@@ -265,7 +275,7 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
     assert!(o.status.success(), "{}", stderr(&o));
 
     for dir in [&killed, &stopped] {
-        for f in ["history.csv", "tuned.toml", "state.json", "tune.json"] {
+        for f in ["history.csv", "tuned.toml", "tune.json"] {
             assert_eq!(
                 read(&dir.join(f)),
                 read(&whole.join(f)),
@@ -273,6 +283,20 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
                 dir.display()
             );
         }
+        // The same checkpoint, but for the remembered --no-verify.
+        let state = |d: &Path| {
+            let mut v: serde_json::Value =
+                serde_json::from_str(&read(&d.join("state.json"))).expect("json");
+            let skip = v
+                .as_object_mut()
+                .expect("object")
+                .remove("no_verify")
+                .is_some_and(|b| b == serde_json::Value::Bool(true));
+            (v, skip)
+        };
+        let (mine, skip) = state(dir);
+        assert!(skip, "{}: --no-verify not kept", dir.display());
+        assert_eq!(mine, state(&whole).0, "{} state.json", dir.display());
     }
 
     // A verification with other settings goes to its own directory.
