@@ -137,7 +137,7 @@ enum Command {
     /// then the chosen weights (Adam on the exact gradient of the evaluation, integer weights
     /// kept in their declared ranges), reporting the validation loss of every epoch.
     /// Writes DIR/fitted.toml (a complete parameter file for --params), summary.json,
-    /// epochs.csv, loss.{png,svg} and paths.{png,svg}.
+    /// epochs.csv, loss.{png,svg}, paths.{png,svg} and report.html.
     Fit {
         /// An arena run directory (run.json + games.jsonl: a match, a shard, a merged run) or
         /// its games.jsonl; repeat for more runs (same rule and board size).
@@ -190,10 +190,10 @@ enum Command {
         /// weights bend to express which colour the openings favour).
         #[arg(long)]
         no_colour_offsets: bool,
-        /// Keep the weights of the epoch with the lowest validation loss (default: the last
-        /// epoch's; the validation loss is reported either way).
+        /// Keep the last epoch's weights (default: those of the epoch with the lowest
+        /// validation loss; a warning says when an earlier epoch was better).
         #[arg(long)]
-        early_stop: bool,
+        keep_last: bool,
         /// Leave at its start a weight whose feature occurs in fewer training positions
         /// than this (rare combination-table classes would otherwise fit noise).
         #[arg(long, default_value_t = 200)]
@@ -831,7 +831,7 @@ fn main_inner() -> Result<()> {
             no_balance,
             max_positions,
             no_colour_offsets,
-            early_stop,
+            keep_last,
             min_positions,
             l2,
             seed,
@@ -857,7 +857,7 @@ fn main_inner() -> Result<()> {
                     seed,
                     k,
                     colour_offsets: !no_colour_offsets,
-                    early_stop,
+                    keep_last,
                     min_positions,
                     l2,
                 },
