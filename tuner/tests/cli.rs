@@ -316,3 +316,29 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
     eprintln!("cli resume test: {:.1} s", t.elapsed().as_secs_f64());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `wuzi-tune --version` names the commit of HEAD as `wuzi` and `pbrain-wuzi` do (it showed
+/// only `wuzi-tune 0.1.0`).
+#[test]
+fn version_names_the_build_commit() {
+    use wuzi_engine::build_info::{commit_from_version_output, VERSION_WITH_COMMIT};
+    let o = tune_cmd(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        shown.starts_with(&format!("wuzi-tune {VERSION_WITH_COMMIT}\n")),
+        "{shown}"
+    );
+    let commit = commit_from_version_output(&shown).expect("a commit line");
+    let head = Command::new("git")
+        .arg("-C")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    if let Some(h) = head {
+        let head = String::from_utf8_lossy(&h.stdout).trim().to_string();
+        assert_eq!(commit.hash.as_deref(), Some(head.as_str()), "{shown}");
+    }
+}
