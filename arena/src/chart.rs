@@ -42,12 +42,13 @@ use plotters::drawing::DrawingAreaErrorKind;
 #[derive(Debug, thiserror::Error)]
 pub enum ChartError {
     /// The output directory could not be created.
-    #[error("cannot create chart directory {path}: {source}")]
+    // Not `source`: thiserror would make it the error's source, printed twice by `{:#}`.
+    #[error("cannot create chart directory {path}: {error}")]
     Io {
         /// The directory.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The embedded font could not be loaded (a corrupt build, not a data problem).
     #[error("the embedded chart font could not be loaded")]

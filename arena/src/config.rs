@@ -17,7 +17,7 @@ use std::path::Path;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use wuzi_engine::Params;
+use wuzi_engine::{ParamError, Params};
 
 use crate::error::{ArenaError, Result};
 use crate::opening::{below, Opening};
@@ -157,7 +157,7 @@ impl SweepAxis {
     /// An axis from a name and `lo:hi:step` or `v1,v2,...` values.
     pub fn new(name: &str, values: &str) -> Result<SweepAxis> {
         let spec = Params::spec(name)
-            .ok_or_else(|| ArenaError::Sweep(format!("unknown parameter '{name}'")))?;
+            .ok_or_else(|| ArenaError::Sweep(ParamError::Unknown(name.to_string()).to_string()))?;
         let num = |t: &str| -> Result<i64> {
             t.trim()
                 .parse::<i64>()
@@ -282,6 +282,135 @@ pub struct RunConfig {
     /// Sweep axes and points, for sweep runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<SweepInfo>,
+}
+
+/// The command-line option of a top-level [`RunConfig`] field (JSON path), or its path.
+fn option_name(path: &str) -> String {
+    let option = match path {
+        "seed" => "--seed",
+        "pairs" => "--pairs",
+        "order" => "--order",
+        "sprt" => "--sprt",
+        "shard" => "--shard",
+        "openings" | "openings_source" => "--openings",
+        "game.size" => "--size",
+        "game.rule" => "--rule",
+        "game.max_moves" => "--max-moves",
+        "game.time_margin_ms" => "--time-margin-ms",
+        "kind" => "the run kind (match, gauntlet, ...)",
+        "players" => "the players",
+        "matchups" => "the matchups",
+        _ => {
+            return match path.split_once('.') {
+                Some((head @ ("sprt" | "shard"), rest)) => format!("--{head} {rest}"),
+                _ => path.to_string(),
+            }
+        }
+    };
+    option.to_string()
+}
+
+/// A JSON value shown in a difference: compact, `none` for null, cut at 60 characters.
+fn shown(v: Option<&serde_json::Value>) -> String {
+    let text = match v {
+        None | Some(serde_json::Value::Null) => "none".to_string(),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+    };
+    if text.chars().count() > 60 {
+        format!("{}...", text.chars().take(57).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// Appends the differences between `old` and `new` under `path` (see
+/// [`RunConfig::differences`]).
+fn diff_values(
+    path: &str,
+    old: &serde_json::Value,
+    new: &serde_json::Value,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    if old == new {
+        return;
+    }
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match (path, old, new) {
+        // Players by name: a player's changed field, or a player only on one side.
+        ("players", Value::Array(a), Value::Array(b)) => {
+            let before = out.len();
+            let name = |p: &Value| {
+                p.get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_string()
+            };
+            for p in a {
+                match b.iter().find(|q| name(q) == name(p)) {
+                    Some(q) => {
+                        let mut inner = Vec::new();
+                        diff_values("", p, q, &mut inner);
+                        for d in inner {
+                            // `limits.nodes: ...` reads `nodes: ...` (the player's nodes= or --nodes).
+                            let d = d.strip_prefix("limits.").unwrap_or(&d).to_string();
+                            out.push(format!("player '{}' {d}", name(p)));
+                        }
+                    }
+                    None => out.push(format!("player '{}': in the run, not now", name(p))),
+                }
+            }
+            for q in b.iter().filter(|q| !a.iter().any(|p| name(p) == name(q))) {
+                out.push(format!("player '{}': now, not in the run", name(q)));
+            }
+            if out.len() == before {
+                out.push("the players' order".to_string());
+            }
+        }
+        // The openings themselves: how many, not every stone.
+        ("openings", Value::Array(a), Value::Array(b)) => {
+            out.push(if a.len() == b.len() {
+                let changed = a.iter().zip(b).filter(|(x, y)| x != y).count();
+                format!("--openings: {changed} of the {} positions differ", a.len())
+            } else {
+                format!(
+                    "--openings: {} position(s) in the run, {} now",
+                    a.len(),
+                    b.len()
+                )
+            });
+        }
+        (_, Value::Object(a), Value::Object(b)) => {
+            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                let (x, y) = (a.get(k), b.get(k));
+                match (x, y) {
+                    (Some(x), Some(y)) => diff_values(&join(k), x, y, out),
+                    _ => out.push(format!(
+                        "{}: {} -> {}",
+                        option_name(&join(k)),
+                        shown(x),
+                        shown(y)
+                    )),
+                }
+            }
+        }
+        _ => out.push(format!(
+            "{}: {} -> {}",
+            option_name(path),
+            shown(Some(old)),
+            shown(Some(new))
+        )),
+    }
 }
 
 /// SplitMix64 finaliser: a well-mixed 64-bit function of its input.
@@ -435,6 +564,18 @@ impl RunConfig {
             }
         }
         Ok(())
+    }
+
+    /// What differs between this (stored) configuration and `new`, field by field, each as
+    /// `what: old -> new` naming the command-line option where there is one (`--seed: 1 ->
+    /// 2`, `player 'a' nodes: 500 -> 600`); players are matched by name. Empty when the two
+    /// are equal. For the error of a resume with changed options.
+    pub fn differences(&self, new: &RunConfig) -> Vec<String> {
+        let json = |c: &RunConfig| serde_json::to_value(c).expect("a run configuration serializes");
+        let (old, new) = (json(self), json(new));
+        let mut out = Vec::new();
+        diff_values("", &old, &new, &mut out);
+        out
     }
 
     /// Number of matchups `M`.
@@ -612,6 +753,51 @@ mod tests {
         c.order = OpeningOrder::Sequential;
         let seq = Schedule::new(&c);
         assert_eq!((seq.opening(0), seq.opening(n as u64 + 1)), (0, 1));
+    }
+
+    #[test]
+    fn differences_name_each_changed_option_with_both_values() {
+        let c = tiny_config(10);
+        assert!(c.differences(&c.clone()).is_empty());
+        let mut d = c.clone();
+        d.seed = 7;
+        d.players[1].limits.nodes = Some(600);
+        d.players[0].set_param("defence", 90).expect("in range");
+        d.sprt = Some(SprtParams::parse("0,10", crate::stats::EloModel::Logistic).expect("ok"));
+        let diff = c.differences(&d);
+        for expected in [
+            "--seed: 1 -> 7",
+            "player 'b' nodes: 300 -> 600",
+            "player 'a' params.defence: none -> 90",
+        ] {
+            assert!(
+                diff.contains(&expected.to_string()),
+                "{expected} not in {diff:?}"
+            );
+        }
+        assert!(
+            diff.iter().any(|l| l.starts_with("--sprt: none -> ")),
+            "{diff:?}"
+        );
+        assert_eq!(diff.len(), 4, "{diff:?}");
+        // A renamed player is one missing and one new; other openings are counted, not listed.
+        let mut e = c.clone();
+        e.players[1].name = "weak".into();
+        e.openings.truncate(5);
+        let diff = c.differences(&e);
+        assert!(
+            diff.contains(&"player 'b': in the run, not now".to_string()),
+            "{diff:?}"
+        );
+        assert!(
+            diff.contains(&"player 'weak': now, not in the run".to_string()),
+            "{diff:?}"
+        );
+        assert!(
+            diff.iter()
+                .any(|l| l.starts_with("--openings: 184 position(s) in the run, 5 now")),
+            "{diff:?}"
+        );
     }
 
     #[test]

@@ -29,7 +29,8 @@ use wuzi_engine::Rule;
 #[derive(Parser)]
 #[command(
     name = "wuzi-arena",
-    version,
+    version = wuzi_engine::build_info::VERSION_WITH_COMMIT,
+    long_version = wuzi_engine::build_info::LONG_VERSION,
     about = "Engine-vs-engine games for wuzi: matches, gauntlets, round robins, parameter sweeps",
     after_help = "Players: --player 'name=new,params=new.toml,set=defence=60,nodes=2000' (keys: name, \
 params, set (repeatable), preset=default|classic, nodes, depth, move-ms, tc=GAME_MS+INC_MS, threads, \
@@ -339,6 +340,17 @@ fn parse_model(s: &str) -> std::result::Result<EloModel, String> {
 
 impl Common {
     fn limits(&self) -> Result<PlayerLimits> {
+        // Named here: left to the players' check, `--nodes 0` read "bad player spec 'default'".
+        for (option, zero) in [
+            ("--nodes", self.nodes == Some(0)),
+            ("--depth", matches!(self.depth, Some(d) if d < 1)),
+            ("--threads", self.threads == 0),
+            ("--hash-mb", self.hash_mb == 0),
+        ] {
+            if zero {
+                bail!("{option} must be at least 1");
+            }
+        }
         let mut l = PlayerLimits {
             nodes: self.nodes,
             depth: self.depth,
@@ -482,6 +494,11 @@ fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
         .expect("valid template")
         .progress_chars("=> "),
     );
+    if opts.out.is_none() {
+        eprintln!(
+            "no --out: games are not kept (pass --out DIR to keep records, summary and report)"
+        );
+    }
     if !quiet {
         eprintln!(
             "{} | {} players, {} matchup(s) x {} pairs | {} openings | {} worker(s){}{}",

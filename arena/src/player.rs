@@ -245,8 +245,11 @@ impl PlayerSpec {
         if l.hash_mb == 0 || l.hash_mb > MAX_HASH_MB {
             return Err(bad(format!("hash-mb must be 1..={MAX_HASH_MB}")));
         }
-        if matches!(l.depth, Some(d) if d < 1) || l.nodes == Some(0) {
-            return Err(bad("depth and nodes must be positive".into()));
+        if let Some(d) = l.depth.filter(|&d| d < 1) {
+            return Err(bad(format!("depth={d}: the depth must be at least 1")));
+        }
+        if l.nodes == Some(0) {
+            return Err(bad("nodes=0: the node limit must be at least 1".into()));
         }
         if let PlayerKind::External { command, .. } = &self.kind {
             if command.is_empty() {

@@ -209,10 +209,15 @@ fn play_run(
             }
             let old = RunConfig::load(run_file)?;
             if &old != config {
+                let mut changed = old.differences(config);
+                if changed.is_empty() {
+                    changed.push("players, openings, pairs, seed, limits or shard".into());
+                }
                 return Err(ArenaError::Mismatch(format!(
-                    "{} was written by a different run configuration; resume with the same \
-                     options (players, openings, pairs, seed, limits, shard) or choose another --out",
-                    run_file.display()
+                    "{} was written by a different run configuration (in the run -> now): {}; \
+                     resume with the run's options or choose another --out",
+                    run_file.display(),
+                    changed.join("; ")
                 )));
             }
             for r in load_records_file(config, &files.games, true)? {

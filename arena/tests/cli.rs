@@ -83,7 +83,19 @@ fn bad_input_exits_with_status_2() {
             "--nodes",
             "100",
         ],
-        "unknown parameter 'defense'",
+        "unknown parameter 'defense'; did you mean 'defence'?",
+    );
+    fails(
+        &[
+            "match",
+            "--player",
+            "name=a,set=defense=3",
+            "--player",
+            "b",
+            "--nodes",
+            "100",
+        ],
+        "unknown parameter 'defense'; did you mean 'defence'?",
     );
     fails(
         &[
@@ -365,4 +377,96 @@ fn two_names_for_one_player_are_warned_about() {
     );
     let err = run("name=weak,set=defence=20");
     assert!(!err.contains("same player"), "{err}");
+}
+
+/// The commit of the checkout the tests run in (`None` outside git).
+fn head_commit() -> Option<String> {
+    let top = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(top)
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    Some(text(&o.stdout).trim().to_string())
+}
+
+/// `wuzi-arena --version` names the commit as `wuzi` and `pbrain-wuzi` do (it showed only
+/// `wuzi-arena 0.1.0`).
+#[test]
+fn version_names_the_build_commit() {
+    use wuzi_engine::build_info::{commit_from_version_output, VERSION_WITH_COMMIT};
+    let out = arena(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    let shown = text(&out.stdout);
+    assert!(
+        shown.starts_with(&format!("wuzi-arena {VERSION_WITH_COMMIT}\n")),
+        "{shown}"
+    );
+    let commit = commit_from_version_output(&shown).expect("a commit line");
+    if let Some(head) = head_commit() {
+        assert_eq!(commit.hash.as_deref(), Some(head.as_str()), "{shown}");
+    }
+}
+
+/// A zero limit given as an option is reported against that option, not as "bad player
+/// spec 'default'".
+#[test]
+fn zero_limits_name_the_option() {
+    for (option, value) in [("--nodes", "0"), ("--depth", "0"), ("--threads", "0")] {
+        let out = arena(&["match", option, value, "--pairs", "1"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("{option} must be at least 1")),
+            "{err}"
+        );
+        assert!(!err.contains("bad player spec"), "{err}");
+    }
+    // A player's own zero limit names its key.
+    fails(
+        &[
+            "match",
+            "--player",
+            "a,nodes=0",
+            "--player",
+            "b",
+            "--nodes",
+            "100",
+        ],
+        "nodes=0: the node limit must be at least 1",
+    );
+}
+
+/// A run without --out says at the start that it keeps nothing; with --out it does not.
+#[test]
+fn a_run_without_out_says_it_keeps_nothing() {
+    let note = "no --out: games are not kept (pass --out DIR to keep records, summary and report)";
+    let args = [
+        "--player",
+        "a",
+        "--player",
+        "name=b,set=tempo=50",
+        "--nodes",
+        "100",
+        "--pairs",
+        "1",
+        "--quiet",
+    ];
+    for kind in ["match", "gauntlet"] {
+        let mut cmd = vec![kind];
+        cmd.extend(args);
+        let out = arena(&cmd);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert_eq!(err.lines().next(), Some(note), "{kind}: {err}");
+    }
+    let tmp = Tmp::new("kept");
+    let dir = tmp.join("run").display().to_string();
+    let mut cmd = vec!["match", "--out", &dir];
+    cmd.extend(args);
+    let out = arena(&cmd);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("no --out"));
 }

@@ -170,6 +170,8 @@ fn resume_after_truncation_reaches_the_same_statistics() {
     other.seed = 99;
     let e = play(&other, Some(&cut), 2, true).unwrap_err();
     assert!(matches!(e, ArenaError::Mismatch(_)), "{e}");
+    // The error names the changed option with the run's value and the new one.
+    assert!(e.to_string().contains("--seed: 7 -> 99"), "{e}");
 
     let resumed = play(&config, Some(&cut), 2, true).expect("resumes");
     assert_eq!(resumed.games_resumed, 5);

@@ -31,8 +31,8 @@ pub struct ParamSpec {
 /// A parameter file or setting that cannot be used.
 #[derive(Debug, Error, PartialEq)]
 pub enum ParamError {
-    /// No parameter has this name.
-    #[error("unknown parameter '{0}' (see `wuzi params` for the list)")]
+    /// No parameter has this name (the message suggests the closest declared name).
+    #[error("unknown parameter '{0}'{hint} (see `wuzi params` for the list)", hint = did_you_mean(.0))]
     Unknown(String),
     /// A value outside the declared range.
     #[error("parameter '{name}' = {value} is out of range {min}..={max}")]
@@ -68,6 +68,25 @@ pub enum ParamError {
         /// What went wrong.
         message: String,
     },
+}
+
+impl ParamError {
+    /// The message without a leading `path: ` (an unreadable or malformed file names itself),
+    /// for callers that name the file already.
+    pub fn without_path(&self, path: &Path) -> String {
+        let text = self.to_string();
+        match text.strip_prefix(&format!("{}: ", path.display())) {
+            Some(rest) => rest.to_string(),
+            None => text,
+        }
+    }
+}
+
+/// `; did you mean 'defence'?` when a declared name is close to `name`, else nothing.
+pub fn did_you_mean(name: &str) -> String {
+    Params::closest_name(name)
+        .map(|n| format!("; did you mean '{n}'?"))
+        .unwrap_or_default()
 }
 
 macro_rules! declare_params {
@@ -191,6 +210,26 @@ impl Params {
             .iter()
             .find(|s| s.name == name)
             .or_else(|| Self::table_specs().iter().find(|s| s.name == name))
+    }
+
+    /// The declared name (scalar or table entry) closest to a name that is not one, for a
+    /// "did you mean" hint: the nearest by Damerau-Levenshtein distance (ignoring case), if that is at most a
+    /// third of the name's length (at least 1, at most 3), so a typo finds its parameter
+    /// and an unrelated word finds nothing. Ties go to the earlier declaration.
+    pub fn closest_name(name: &str) -> Option<&'static str> {
+        if Self::spec(name).is_some() {
+            return None;
+        }
+        let limit = (name.chars().count() / 3).clamp(1, 3);
+        // Names are lower case; `W_FOUR` means `w_four`.
+        let lower = name.to_lowercase();
+        Self::SPECS
+            .iter()
+            .chain(Self::table_specs())
+            .map(|s| (strsim::damerau_levenshtein(&lower, s.name), s.name))
+            .filter(|&(d, _)| d <= limit)
+            .min_by_key(|&(d, _)| d)
+            .map(|(_, n)| n)
     }
 
     /// The combination table's entries, declared like parameters (their default is the
@@ -523,6 +562,40 @@ mod tests {
             p.diff_from_default(),
             vec![("defence".to_string(), 120), ("radius".to_string(), 3)]
         );
+    }
+
+    #[test]
+    fn unknown_names_suggest_the_closest_parameter() {
+        // The user's typo, a transposition, a table entry, and words too far from any name.
+        for (typo, meant) in [
+            ("defense", Some("defence")),
+            ("tmepo", Some("tempo")),
+            ("W_FOUR", Some("w_four")),
+            ("cmb_black_f0t0w2x", Some("cmb_black_f0t0w2")),
+            ("nope", None),
+            ("strength", None),
+        ] {
+            assert_eq!(Params::closest_name(typo), meant, "{typo}");
+        }
+        assert_eq!(Params::closest_name("defence"), None, "a known name");
+        let e = Params::from_toml("defense = 3").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown parameter 'defense'; did you mean 'defence'? (see `wuzi params` for the list)"
+        );
+        let e = Params::default().apply_setting("nope=3").unwrap_err();
+        assert!(!e.to_string().contains("did you mean"), "{e}");
+    }
+
+    #[test]
+    fn without_path_drops_only_the_files_own_name() {
+        let path = Path::new("no/such/params.toml");
+        let e = Params::load(path).unwrap_err();
+        assert!(e.to_string().starts_with("no/such/params.toml: "), "{e}");
+        let rest = e.without_path(path);
+        assert!(!rest.contains("params.toml") && !rest.is_empty(), "{rest}");
+        let e = ParamError::Unknown("x".into());
+        assert_eq!(e.without_path(path), e.to_string());
     }
 
     #[test]

@@ -29,12 +29,13 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum SuiteError {
     /// The file or folder could not be read.
-    #[error("{path}: {source}")]
+    // Not `source`: thiserror would make it the error's source, and `{:#}` printed it twice.
+    #[error("{path}: {error}")]
     Io {
         /// The path.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file is not valid suite TOML.
     #[error("{path}: {message}")]
@@ -217,15 +218,15 @@ impl fmt::Display for Report {
 pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SuiteError> {
     let mut out = Vec::new();
     for p in paths {
-        let meta = std::fs::metadata(p).map_err(|source| SuiteError::Io {
+        let meta = std::fs::metadata(p).map_err(|error| SuiteError::Io {
             path: p.clone(),
-            source,
+            error,
         })?;
         if meta.is_dir() {
             let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|source| SuiteError::Io {
+                .map_err(|error| SuiteError::Io {
                     path: p.clone(),
-                    source,
+                    error,
                 })?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .collect();
@@ -244,9 +245,9 @@ pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SuiteError> {
 
 /// Reads and parses one suite file.
 pub fn load(path: &Path) -> Result<SuiteFile, SuiteError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SuiteError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| SuiteError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     toml::from_str(&text).map_err(|e| SuiteError::Parse {
         path: path.to_path_buf(),
@@ -411,6 +412,16 @@ mod tests {
 
     fn suites() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")
+    }
+
+    #[test]
+    fn a_missing_suite_prints_the_os_error_once() {
+        // `wuzi suite nope` printed "nope: No such file ... (os error 2): No such file ..."
+        // (the binaries print errors with anyhow's `{:#}`, which appends each source).
+        let err = run(&[PathBuf::from("no/such/suite")], &Params::default()).unwrap_err();
+        let shown = format!("{:#}", anyhow::Error::from(err));
+        assert!(shown.starts_with("no/such/suite: "), "{shown}");
+        assert_eq!(shown.matches("os error").count(), 1, "{shown}");
     }
 
     #[test]

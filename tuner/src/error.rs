@@ -31,7 +31,8 @@ pub enum TuneError {
         message: String,
     },
     /// A parameter file (the base set, a tuned set) could not be loaded.
-    #[error("parameter file {path}: {error}")]
+    // The engine's message may start with the path already: it is not repeated.
+    #[error("parameter file {}: {}", .path.display(), .error.without_path(.path))]
     ParamFile {
         /// The parameter file.
         path: PathBuf,

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wuzi_arena::opening::{progress_bar, show_progress};
@@ -23,7 +23,8 @@ use wuzi_tuner::verify::{load_tune, repeats_openings, verify, VERIFY_DIR};
 #[derive(Parser)]
 #[command(
     name = "wuzi-tune",
-    version,
+    version = wuzi_engine::build_info::VERSION_WITH_COMMIT,
+    long_version = wuzi_engine::build_info::LONG_VERSION,
     about = "SPSA tuning of wuzi engine parameters, with checkpoints, resume, charts and verification; fits of evaluation weights to recorded games",
     after_help = "A spec is a TOML file: base parameter file, [params.NAME] tables (start, min, max, \
 c_end, r_end), pairs, pairs_per_iteration, [limits], openings, rule, size, seed, out, [verify]. \
@@ -137,7 +138,7 @@ enum Command {
     /// then the chosen weights (Adam on the exact gradient of the evaluation, integer weights
     /// kept in their declared ranges), reporting the validation loss of every epoch.
     /// Writes DIR/fitted.toml (a complete parameter file for --params), summary.json,
-    /// epochs.csv, loss.{png,svg} and paths.{png,svg}.
+    /// epochs.csv, loss.{png,svg}, paths.{png,svg} and report.html.
     Fit {
         /// An arena run directory (run.json + games.jsonl: a match, a shard, a merged run) or
         /// its games.jsonl; repeat for more runs (same rule and board size).
@@ -190,10 +191,10 @@ enum Command {
         /// weights bend to express which colour the openings favour).
         #[arg(long)]
         no_colour_offsets: bool,
-        /// Keep the weights of the epoch with the lowest validation loss (default: the last
-        /// epoch's; the validation loss is reported either way).
+        /// Keep the last epoch's weights (default: those of the epoch with the lowest
+        /// validation loss; a warning says when an earlier epoch was better).
         #[arg(long)]
-        early_stop: bool,
+        keep_last: bool,
         /// Leave at its start a weight whose feature occurs in fewer training positions
         /// than this (rare combination-table classes would otherwise fit noise).
         #[arg(long, default_value_t = 200)]
@@ -313,6 +314,7 @@ fn run_tune(
         out: Some(dir.to_path_buf()),
         resume,
         max_iterations: args.max_iterations,
+        no_verify: args.no_verify,
     };
     let mut observer = |p: &TuneProgress<'_>| {
         pb.set_length(p.games_total);
@@ -326,7 +328,7 @@ fn run_tune(
     for c in &charts {
         eprintln!("chart: {}", c.display());
     }
-    if !outcome.completed || args.no_verify {
+    if !outcome.completed || outcome.no_verify {
         tune_report(dir);
     }
     if !outcome.completed {
@@ -338,7 +340,14 @@ fn run_tune(
         );
         return Ok(());
     }
-    if args.no_verify {
+    if outcome.no_verify {
+        if !args.no_verify {
+            eprintln!(
+                "no verification: the tune was started with --no-verify (`wuzi-tune verify {}` \
+                 plays it)",
+                dir.display()
+            );
+        }
         return Ok(());
     }
     run_verify(
@@ -427,6 +436,7 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &RunArgs) -> Resu
         tuned: tuned.clone(),
         games_played: s.pairs * 2,
         elapsed: std::time::Duration::from_secs_f64(s.play_s),
+        no_verify: args.no_verify,
     };
     report_tune(config, &o, dir);
     if !outcome.state.abandoned.is_empty() {
@@ -612,9 +622,9 @@ fn resolve_spec(parsed: &TuneSpec, spec: &Path, quiet: bool) -> Result<TuneConfi
     let bar = progress_bar(quiet, "random openings");
     let config = parsed.resolve_with(&spec_dir(spec), &mut |done, total| {
         show_progress(&bar, done, total)
-    })?;
+    });
     bar.finish_and_clear();
-    Ok(config)
+    config.with_context(|| format!("spec {}", spec.display()))
 }
 
 fn main_inner() -> Result<()> {
@@ -832,7 +842,7 @@ fn main_inner() -> Result<()> {
             no_balance,
             max_positions,
             no_colour_offsets,
-            early_stop,
+            keep_last,
             min_positions,
             l2,
             seed,
@@ -858,7 +868,7 @@ fn main_inner() -> Result<()> {
                     seed,
                     k,
                     colour_offsets: !no_colour_offsets,
-                    early_stop,
+                    keep_last,
                     min_positions,
                     l2,
                 },

@@ -52,6 +52,7 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
             iteration: s.applied,
             theta: s.theta,
             totals: s.totals,
+            no_verify: false,
         }
     } else {
         Checkpoint::load(&dir.join(STATE_FILE), &config)?

@@ -374,6 +374,7 @@ fn write_checkpoint(dir: &Path, state: &SharedState) -> Result<()> {
         iteration: state.applied,
         theta: state.theta.clone(),
         totals: state.totals.clone(),
+        no_verify: false,
     }
     .save(&dir.join(STATE_FILE))
 }

@@ -48,7 +48,7 @@ use wuzi_arena::opening::{FileFormat, Opening, Source};
 use wuzi_arena::player::{parse_tc, PlayerLimits, PlayerSpec, DEFAULT_HASH_MB};
 use wuzi_arena::referee::GameSettings;
 use wuzi_arena::stats::{EloModel, SprtParams};
-use wuzi_engine::{Params, Rule};
+use wuzi_engine::{ParamError, Params, Rule};
 
 use crate::error::{Result, TuneError};
 use crate::spsa::{Spsa, SpsaParam, DEFAULT_R_END};
@@ -299,9 +299,28 @@ impl TuneSpec {
         let (base, base_source) = match &self.base {
             Some(p) => {
                 let path = spec_dir.join(p);
-                let params = Params::load(&path).map_err(|error| TuneError::ParamFile {
-                    path: path.clone(),
-                    error,
+                let params = Params::load(&path).map_err(|error| {
+                    // A spec copied elsewhere looks for its base beside itself: say so.
+                    let hint = if matches!(error, ParamError::Io { .. }) {
+                        format!(
+                            " (paths in a spec are relative to the spec's own folder, {})",
+                            spec_dir
+                                .canonicalize()
+                                .unwrap_or_else(|_| spec_dir.to_path_buf())
+                                .display()
+                        )
+                    } else {
+                        String::new()
+                    };
+                    TuneError::spec(
+                        "base",
+                        format!(
+                            "parameter file '{}' read as {}: {}{hint}",
+                            p.display(),
+                            path.display(),
+                            error.without_path(&path)
+                        ),
+                    )
                 })?;
                 (params, path.display().to_string())
             }
@@ -499,7 +518,8 @@ fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result
             return Err(TuneError::spec(
                 format!("params.{name}"),
                 format!(
-                    "unknown parameter '{name}'; the engine's parameters are {}",
+                    "unknown parameter '{name}'{}; the engine's parameters are {}",
+                    wuzi_engine::params::did_you_mean(name),
                     known.join(", ")
                 ),
             ));
@@ -897,7 +917,7 @@ mod tests {
         let (k, m) = err("pairs = 10\n[params.defense]\n");
         assert_eq!(k, "params.defense");
         assert!(
-            m.contains("unknown parameter 'defense'") && m.contains("defence"),
+            m.contains("unknown parameter 'defense'; did you mean 'defence'?"),
             "{m}"
         );
         let (k, m) = err("pairs = 10\n[params.defence]\nmin = 10\n");
@@ -947,8 +967,13 @@ mod tests {
             assert!(m.contains(word) && m.contains("test.toml"), "{text}: {m}");
         }
         // A missing base file and a bad openings file name their path.
-        let (_, m) = err("base = \"nonexistent.toml\"\npairs = 4\n[params.defence]\n");
+        // A base file that is not there names the key, the path it was read as, and says
+        // where paths in a spec start; the path is not repeated.
+        let (k, m) = err("base = \"nonexistent.toml\"\npairs = 4\n[params.defence]\n");
+        assert_eq!(k, "base");
         assert!(m.contains("nonexistent.toml"), "{m}");
+        assert_eq!(m.matches("nonexistent.toml").count(), 2, "{m}");
+        assert!(m.contains("relative to the spec's own folder"), "{m}");
         let (_, m) = err("openings = \"nonexistent.txt\"\npairs = 4\n[params.defence]\n");
         assert!(m.contains("nonexistent.txt"), "{m}");
         let (_, m) = err("size = 30\npairs = 4\n[params.defence]\n");

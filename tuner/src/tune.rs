@@ -82,6 +82,10 @@ pub struct Checkpoint {
     pub theta: Vec<f64>,
     /// Engine+'s results so far.
     pub totals: Totals,
+    /// The tune was started (or resumed) with `--no-verify`: a resume, which may not repeat
+    /// the flag, skips the verification match too.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_verify: bool,
 }
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
@@ -162,6 +166,9 @@ pub struct TuneOptions {
     /// Stop after this iteration (counted from the start of the tune, not of the session),
     /// leaving a checkpoint to resume from.
     pub max_iterations: Option<u64>,
+    /// No verification match after the tune; kept in the checkpoint, so a resume of a tune
+    /// started with it skips the match too ([`TuneOutcome::no_verify`]).
+    pub no_verify: bool,
 }
 
 impl Default for TuneOptions {
@@ -171,6 +178,7 @@ impl Default for TuneOptions {
             out: None,
             resume: false,
             max_iterations: None,
+            no_verify: false,
         }
     }
 }
@@ -220,6 +228,8 @@ pub struct TuneOutcome {
     pub games_played: u64,
     /// Wall time of this session.
     pub elapsed: Duration,
+    /// Skip the verification match: asked for now or when the tune started.
+    pub no_verify: bool,
 }
 
 /// Which opening pair `g` of a tune plays: the openings in a seeded order, a fresh shuffle
@@ -412,6 +422,7 @@ struct Resumed {
     totals: Totals,
     history: Vec<IterationRecord>,
     writer: Option<HistoryWriter>,
+    no_verify: bool,
 }
 
 fn open_dir(config: &TuneConfig, opts: &TuneOptions) -> Result<Resumed> {
@@ -421,6 +432,7 @@ fn open_dir(config: &TuneConfig, opts: &TuneOptions) -> Result<Resumed> {
         totals: Totals::default(),
         history: Vec::new(),
         writer: None,
+        no_verify: opts.no_verify,
     };
     let Some(dir) = &opts.out else {
         return Ok(state);
@@ -473,6 +485,7 @@ fn open_dir(config: &TuneConfig, opts: &TuneOptions) -> Result<Resumed> {
         state.iteration = cp.iteration;
         state.theta = cp.theta;
         state.totals = cp.totals;
+        state.no_verify = opts.no_verify || cp.no_verify;
         state.history = rows;
         state.writer = Some(HistoryWriter::append(&history_path)?);
     } else {
@@ -483,6 +496,7 @@ fn open_dir(config: &TuneConfig, opts: &TuneOptions) -> Result<Resumed> {
             iteration: 0,
             theta: state.theta.clone(),
             totals: Totals::default(),
+            no_verify: state.no_verify,
         }
         .save(&state_path)?;
     }
@@ -518,6 +532,7 @@ pub fn tune(
         mut totals,
         mut history,
         mut writer,
+        no_verify,
     } = open_dir(config, opts)?;
     let total_iterations = config.iterations();
     let last = opts
@@ -587,6 +602,7 @@ pub fn tune(
                 iteration: k,
                 theta: theta.clone(),
                 totals: totals.clone(),
+                no_verify,
             }
             .save(&dir.join(STATE_FILE))?;
             let tuned = config.params_at(&theta)?;
@@ -622,5 +638,6 @@ pub fn tune(
         tuned,
         games_played,
         elapsed: start_time.elapsed(),
+        no_verify,
     })
 }

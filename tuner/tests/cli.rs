@@ -45,7 +45,11 @@ fn bad_specs_exit_2_naming_the_key_and_range() {
     for (text, words) in [
         (
             "pairs = 10\n[params.defense]\n",
-            &["params.defense", "unknown parameter", "defence"][..],
+            &[
+                "params.defense",
+                "unknown parameter",
+                "did you mean 'defence'?",
+            ][..],
         ),
         (
             "pairs = 10\n[params.defence]\nmin = 5\n",
@@ -66,7 +70,11 @@ fn bad_specs_exit_2_naming_the_key_and_range() {
         ("pairs = 10\n[params.tempo]\nstep = 2\n", &["step"][..]),
         (
             "base = \"missing.toml\"\npairs = 10\n[params.tempo]\n",
-            &["missing.toml"][..],
+            &[
+                "spec.toml",
+                "base: parameter file 'missing.toml'",
+                "relative to the spec's own folder",
+            ][..],
         ),
         ("pairs = 10 [", &["spec.toml"][..]),
     ] {
@@ -81,6 +89,24 @@ fn bad_specs_exit_2_naming_the_key_and_range() {
             }
         }
     }
+    // The example spec copied elsewhere (its base stays behind): the error names the spec,
+    // the key and where the path was looked up, and prints the OS error once.
+    let copy = dir.join("tune-example.toml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params/tune-example.toml"),
+        &copy,
+    )
+    .expect("copies");
+    let o = tune_cmd(&["check", "--spec", copy.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    for w in [
+        "tune-example.toml: base: parameter file 'detuned.toml' read as ",
+        "relative to the spec's own folder",
+    ] {
+        assert!(e.contains(w), "'{w}' not in {e}");
+    }
+    assert_eq!(e.matches("os error").count(), 1, "{e}");
     let o = tune_cmd(&["tune", "--spec", "/nonexistent/spec.toml"]);
     assert_eq!(o.status.code(), Some(2));
     let o = tune_cmd(&["resume", dir.to_str().expect("utf-8")]);
@@ -190,15 +216,25 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
     let _ = child.wait();
     let at = checkpoint_iteration(&killed).expect("a checkpoint");
     eprintln!("killed at iteration {at}");
+    // Resumed without repeating --no-verify: the checkpoint remembers it (resume used to
+    // play the verification match anyway).
     let o = tune_cmd(&[
         "resume",
         killed.to_str().expect("utf-8"),
         "--quiet",
-        "--no-verify",
         "--concurrency",
         "2",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !killed.join("verify").exists(),
+        "verified despite --no-verify"
+    );
+    assert!(
+        stderr(&o).contains("the tune was started with --no-verify"),
+        "{}",
+        stderr(&o)
+    );
 
     // Stopped with --max-iterations, then continued with --resume and the spec.
     let stopped = root.join("stopped");
@@ -239,7 +275,7 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
     assert!(o.status.success(), "{}", stderr(&o));
 
     for dir in [&killed, &stopped] {
-        for f in ["history.csv", "tuned.toml", "state.json", "tune.json"] {
+        for f in ["history.csv", "tuned.toml", "tune.json"] {
             assert_eq!(
                 read(&dir.join(f)),
                 read(&whole.join(f)),
@@ -247,6 +283,20 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
                 dir.display()
             );
         }
+        // The same checkpoint, but for the remembered --no-verify.
+        let state = |d: &Path| {
+            let mut v: serde_json::Value =
+                serde_json::from_str(&read(&d.join("state.json"))).expect("json");
+            let skip = v
+                .as_object_mut()
+                .expect("object")
+                .remove("no_verify")
+                .is_some_and(|b| b == serde_json::Value::Bool(true));
+            (v, skip)
+        };
+        let (mine, skip) = state(dir);
+        assert!(skip, "{}: --no-verify not kept", dir.display());
+        assert_eq!(mine, state(&whole).0, "{} state.json", dir.display());
     }
 
     // A verification with other settings goes to its own directory.
@@ -265,4 +315,30 @@ fn killed_and_stopped_tunes_resume_to_the_uninterrupted_result() {
     assert!(stopped.join("verify-3-3-sprt0_50/sprt.png").exists());
     eprintln!("cli resume test: {:.1} s", t.elapsed().as_secs_f64());
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// `wuzi-tune --version` names the commit of HEAD as `wuzi` and `pbrain-wuzi` do (it showed
+/// only `wuzi-tune 0.1.0`).
+#[test]
+fn version_names_the_build_commit() {
+    use wuzi_engine::build_info::{commit_from_version_output, VERSION_WITH_COMMIT};
+    let o = tune_cmd(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        shown.starts_with(&format!("wuzi-tune {VERSION_WITH_COMMIT}\n")),
+        "{shown}"
+    );
+    let commit = commit_from_version_output(&shown).expect("a commit line");
+    let head = Command::new("git")
+        .arg("-C")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    if let Some(h) = head {
+        let head = String::from_utf8_lossy(&h.stdout).trim().to_string();
+        assert_eq!(commit.hash.as_deref(), Some(head.as_str()), "{shown}");
+    }
 }

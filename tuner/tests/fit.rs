@@ -249,6 +249,7 @@ fn outputs_are_complete_and_independent_of_the_thread_count() {
             "loss.svg",
             "paths.png",
             "paths.svg",
+            "report.html",
         ] {
             assert!(out.join(f).is_file(), "{f} missing");
         }
@@ -262,6 +263,40 @@ fn outputs_are_complete_and_independent_of_the_thread_count() {
         )
         .expect("json");
         assert_eq!(summary["epochs"].as_array().expect("epochs").len(), 13);
+        // The epoch kept has the lowest validation loss (the last one was kept before, even
+        // when the loss had risen), and the printed table and the report say which and why.
+        let losses: Vec<f64> = summary["epochs"]
+            .as_array()
+            .expect("epochs")
+            .iter()
+            .map(|e| e["validation_loss"].as_f64().expect("validation loss"))
+            .collect();
+        let kept = summary["best_epoch"].as_u64().expect("best_epoch") as usize;
+        assert!(
+            losses.iter().all(|&l| l >= losses[kept]),
+            "{kept}: {losses:?}"
+        );
+        assert!(
+            losses[..kept].iter().all(|&l| l > losses[kept]),
+            "the earliest of equals"
+        );
+        let line = format!("kept epoch {kept} of 12: ");
+        assert!(stdout.contains(&line), "{stdout}");
+        let report = std::fs::read_to_string(out.join("report.html")).expect("reads");
+        assert!(
+            report.contains(&format!("epoch {kept} of 12: ")),
+            "kept epoch not in the report"
+        );
+        assert!(
+            report.contains("lowest validation loss"),
+            "no reason in the report"
+        );
+        assert!(
+            report.contains("data-charts=\"2\""),
+            "loss and paths charts inlined"
+        );
+        // One row per epoch in the losses table.
+        assert_eq!(report.matches("<tr><td class=\"n\">").count(), 13);
         assert!(summary["k"].as_f64().expect("k") > 0.0);
         assert!(summary["positions"]["train"].as_u64().expect("train") > 0);
         assert_eq!(

@@ -250,6 +250,7 @@ fn one_shared_worker_equals_the_one_machine_tune() {
             out: None,
             resume: false,
             max_iterations: None,
+            no_verify: false,
         },
         &mut |_| {},
     )

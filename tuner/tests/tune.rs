@@ -73,6 +73,7 @@ fn try_run(
         out: out.map(Path::to_path_buf),
         resume,
         max_iterations: max,
+        no_verify: false,
     };
     tune(config, &opts, &mut |_| {})
 }

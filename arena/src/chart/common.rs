@@ -83,9 +83,9 @@ pub(super) fn render(stem: &Path, plot: &impl Plot) -> Result<(), ChartError> {
     ensure_font()?;
     let (png, svg) = output_paths(stem);
     if let Some(dir) = png.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| ChartError::Io {
+        std::fs::create_dir_all(dir).map_err(|error| ChartError::Io {
             path: dir.to_path_buf(),
-            source,
+            error,
         })?;
     }
     let size = plot.size();

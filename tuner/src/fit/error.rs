@@ -47,7 +47,8 @@ pub enum FitError {
         message: String,
     },
     /// A parameter file that cannot be loaded.
-    #[error("parameter file {path}: {error}")]
+    // The engine's message may start with the path already: it is not repeated.
+    #[error("parameter file {}: {}", .path.display(), .error.without_path(.path))]
     ParamFile {
         /// The file.
         path: PathBuf,

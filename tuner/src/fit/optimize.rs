@@ -8,8 +8,10 @@
 //! that one learning rate suits weights of very different scales, projected back into its
 //! declared range after every step. After each epoch the weights are rounded to integers and
 //! the training and validation losses are measured with the engine's own integer evaluation;
-//! the last epoch's weights are kept (with early stopping, those of the epoch with the lowest
-//! validation loss; with a small validation set that choice is mostly noise).
+//! the weights of the epoch with the lowest validation loss are kept (the training loss's
+//! without validation positions; the start counts as epoch 0), so a fit that overfits late
+//! does not keep its worst epoch. `keep_last` keeps the last epoch's instead, and
+//! [`kept_reason`] says which was kept and why.
 //!
 //! Sums over positions run on fixed chunks in parallel and are added in chunk order, so the
 //! result depends on the seed only, never on the number of threads.
@@ -112,8 +114,9 @@ pub struct FitSettings {
     /// evaluation): the results of most openings favour one colour, which the evaluation
     /// cannot express, and without the offsets the weights would bend to express it.
     pub colour_offsets: bool,
-    /// Keep the epoch with the lowest validation loss instead of the last one.
-    pub early_stop: bool,
+    /// Keep the last epoch's weights instead of those of the epoch with the lowest
+    /// validation loss.
+    pub keep_last: bool,
     /// A weight whose feature is non-zero in fewer training positions stays at its start.
     pub min_positions: usize,
     /// Pull towards the start: `l2 / 2` times the squared move in SPSA steps, per weight,
@@ -145,8 +148,7 @@ pub struct FitResult {
     pub k: f64,
     /// Epoch 0 (the start) to the last.
     pub epochs: Vec<EpochRecord>,
-    /// The epoch whose weights were kept: the last, or with early stopping the one with the
-    /// lowest validation loss (training loss without validation positions).
+    /// The epoch whose weights were kept ([`kept_epoch`]).
     pub best_epoch: usize,
     /// The start with the fitted weights of the best epoch.
     pub fitted: Params,
@@ -170,6 +172,67 @@ fn mean_loss(loss: Loss, k: f64, off: [f64; 2], d: &Data<'_>, evals: &[i32], idx
         })
         .collect();
     parts.into_iter().sum::<f64>() / idx.len() as f64
+}
+
+/// What an epoch is judged by: its validation loss, else its training loss.
+fn judged(r: &EpochRecord) -> f64 {
+    r.validation_loss.unwrap_or(r.train_loss)
+}
+
+/// The epoch of `epochs` (epoch 0, the start, first) whose weights a fit keeps: the one with
+/// the lowest validation loss (training loss without validation positions; the earliest of
+/// equals), or the last with `keep_last`.
+pub fn kept_epoch(epochs: &[EpochRecord], keep_last: bool) -> usize {
+    if keep_last {
+        return epochs.len().saturating_sub(1);
+    }
+    let mut best = 0;
+    for (i, r) in epochs.iter().enumerate() {
+        if judged(r) < judged(&epochs[best]) {
+            best = i;
+        }
+    }
+    best
+}
+
+/// Why epoch `kept` was kept, in one line: the lowest loss and how the last epoch compares,
+/// or, with `keep_last`, a warning when an earlier epoch had a lower validation loss.
+pub fn kept_reason(epochs: &[EpochRecord], kept: usize, keep_last: bool) -> String {
+    let last = epochs.len().saturating_sub(1);
+    let which = if epochs[0].validation_loss.is_some() {
+        "validation"
+    } else {
+        "training (no validation positions)"
+    };
+    let best = kept_epoch(epochs, false);
+    if keep_last {
+        return if best != last {
+            format!(
+                "the last (--keep-last); WARNING: the {which} loss was lowest at epoch {best} \
+                 ({:.5}) and rose to {:.5}",
+                judged(&epochs[best]),
+                judged(&epochs[last])
+            )
+        } else {
+            format!("the last (--keep-last), which has the lowest {which} loss")
+        };
+    }
+    match kept {
+        0 => format!(
+            "the start: no epoch lowered the {which} loss ({:.5}; the last: {:.5})",
+            judged(&epochs[0]),
+            judged(&epochs[last])
+        ),
+        k if k == last => format!(
+            "the lowest {which} loss ({:.5}), the last epoch",
+            judged(&epochs[k])
+        ),
+        k => format!(
+            "the lowest {which} loss ({:.5}); it rose to {:.5} by the last epoch, {last}",
+            judged(&epochs[k]),
+            judged(&epochs[last])
+        ),
+    }
 }
 
 /// Labels and sides to move of the positions.
@@ -397,8 +460,6 @@ pub fn optimise(
     let mut w = Model::weights(base);
     let mut epochs = vec![record(0, &w, off)];
     on_epoch(&epochs[0], settings.epochs);
-    let score = |r: &EpochRecord| r.validation_loss.unwrap_or(r.train_loss);
-    let mut best = 0;
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let (mut m, mut v) = (vec![0.0; NW], vec![0.0; NW]);
     let (mut mo, mut vo) = ([0.0; 2], [0.0; 2]);
@@ -465,11 +526,9 @@ pub fn optimise(
         }
         let r = record(epoch, &w, off);
         on_epoch(&r, settings.epochs);
-        if !settings.early_stop || score(&r) < score(&epochs[best]) {
-            best = epoch;
-        }
         epochs.push(r);
     }
+    let best = kept_epoch(&epochs, settings.keep_last);
     let mut best_w = Model::weights(base);
     for (k, &(i, _)) in fitted.iter().enumerate() {
         best_w[i] = epochs[best].values[k];
@@ -486,6 +545,48 @@ pub fn optimise(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn epoch(epoch: usize, train: f64, validation: Option<f64>) -> EpochRecord {
+        EpochRecord {
+            epoch,
+            train_loss: train,
+            validation_loss: validation,
+            values: Vec::new(),
+            rounded: Vec::new(),
+            offsets: [0.0; 2],
+        }
+    }
+
+    /// The issue's fit: the validation loss fell to 0.71048 and rose to 0.71647 by the last
+    /// epoch, and the last epoch was kept without a word.
+    #[test]
+    fn the_epoch_with_the_lowest_validation_loss_is_kept() {
+        let v = [0.7200, 0.7130, 0.71048, 0.7120, 0.71647];
+        let epochs: Vec<EpochRecord> = v
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| epoch(i, 0.70 - 0.01 * i as f64, Some(v)))
+            .collect();
+        assert_eq!(kept_epoch(&epochs, false), 2);
+        let why = kept_reason(&epochs, 2, false);
+        assert!(why.contains("0.71048") && why.contains("0.71647"), "{why}");
+        // --keep-last keeps the last, with a warning naming the better epoch.
+        assert_eq!(kept_epoch(&epochs, true), 4);
+        let why = kept_reason(&epochs, 4, true);
+        assert!(why.contains("WARNING") && why.contains("epoch 2"), "{why}");
+        // Without validation positions the training loss decides (here: falling, the last).
+        let train: Vec<EpochRecord> = (0..4)
+            .map(|i| epoch(i, 0.7 - 0.01 * i as f64, None))
+            .collect();
+        assert_eq!(kept_epoch(&train, false), 3);
+        assert!(kept_reason(&train, 3, false).contains("training"));
+        // An epoch that never beats the start keeps the start.
+        let worse: Vec<EpochRecord> = (0..3)
+            .map(|i| epoch(i, 0.7, Some(0.7 + 0.01 * i as f64)))
+            .collect();
+        assert_eq!(kept_epoch(&worse, false), 0);
+        assert!(kept_reason(&worse, 0, false).starts_with("the start"));
+    }
 
     #[test]
     fn losses_and_slopes() {

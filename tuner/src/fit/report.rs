@@ -1,6 +1,7 @@
 //! What a fit writes: `fitted.toml` (a complete parameter file), `summary.json`,
-//! `epochs.csv`, the loss curve (`loss.png`/`.svg`) and the weights' paths in SPSA steps
-//! (`paths.png`/`.svg`).
+//! `epochs.csv`, the loss curve (`loss.png`/`.svg`), the weights' paths in SPSA steps
+//! (`paths.png`/`.svg`) and `report.html` (the arena's report page: result, kept epoch,
+//! weights, both charts and the losses of every epoch).
 //! Every file is written beside its final name and renamed into place once all are ready.
 
 use std::fmt::Write as _;
@@ -8,10 +9,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use wuzi_arena::chart::{lines_chart, output_paths, LineData};
+use wuzi_arena::report::html::{key_values, table, Cell};
+use wuzi_arena::report::{Chart, Page, REPORT_FILE};
 use wuzi_engine::Params;
 
 use super::error::FitError;
-use super::optimize::{EpochRecord, FitSettings};
+use super::optimize::{kept_reason, EpochRecord, FitSettings};
 use super::sample::{SampleOptions, SampleStats, SourceInfo};
 use super::FitOutcome;
 
@@ -76,6 +79,9 @@ pub struct FitSummary {
     pub validation_loss: Option<f64>,
     /// The epoch kept.
     pub best_epoch: usize,
+    /// Why that epoch was kept (lowest validation loss, or `--keep-last` with a warning when
+    /// an earlier epoch was better).
+    pub kept: String,
     /// Chosen weights left at their start: their feature is in fewer training positions
     /// than `settings.min_positions`.
     pub rare: Vec<String>,
@@ -105,6 +111,7 @@ impl FitSummary {
             train_loss: best.train_loss,
             validation_loss: best.validation_loss,
             best_epoch: r.best_epoch,
+            kept: kept_reason(&r.epochs, r.best_epoch, o.options.fit.keep_last),
             rare: r.rare.clone(),
             weights: o
                 .options
@@ -164,15 +171,20 @@ impl FitSummary {
         let loss = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.5}"));
         let _ = writeln!(
             s,
-            "K = {:.6} per eval unit ({} loss) | train {:.5} -> {:.5} | validation {} -> {} | kept epoch {} of {}",
+            "K = {:.6} per eval unit ({} loss) | train {:.5} -> {:.5} | validation {} -> {}",
             self.k,
             self.settings.loss,
             self.train_loss_start,
             self.train_loss,
             loss(self.validation_loss_start),
             loss(self.validation_loss),
+        );
+        let _ = writeln!(
+            s,
+            "kept epoch {} of {}: {}",
             self.best_epoch,
-            self.epochs.len() - 1
+            self.epochs.len() - 1,
+            self.kept
         );
         if let Some(e) = self.epochs.get(self.best_epoch) {
             if e.offsets != [0.0; 2] {
@@ -356,6 +368,30 @@ pub fn write_outputs(dir: &Path, o: &FitOutcome) -> Result<Vec<PathBuf>, FitErro
         Some((o.result.best_epoch as f64, &best_label)),
     )
     .map_err(|e| chart_err(&paths_stem, e))?;
+    // The page, with the charts just drawn inlined.
+    let charts: Vec<Chart> = [
+        (
+            &loss_stem,
+            "mean loss per epoch; the line marks the epoch kept",
+        ),
+        (
+            &paths_stem,
+            "each fitted weight's change from its start, in SPSA steps",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(stem, caption)| {
+        Some(Chart {
+            caption: caption.to_string(),
+            svg: std::fs::read_to_string(output_paths(stem).1).ok()?,
+        })
+    })
+    .collect();
+    let page = fit_page(dir, &summary, &charts);
+    let report = dir.join(REPORT_FILE);
+    let report_tmp = temp_name(&report);
+    std::fs::write(&report_tmp, page.render()).map_err(|e| FitError::io(&report_tmp, e))?;
+    staged.push((report_tmp, report));
     for (tmp_stem, stem) in [(loss_stem, LOSS_CHART), (paths_stem, PATHS_CHART)] {
         let (tp, ts) = output_paths(&tmp_stem);
         let (fp, fs) = output_paths(&dir.join(stem));
@@ -368,4 +404,121 @@ pub fn write_outputs(dir: &Path, o: &FitOutcome) -> Result<Vec<PathBuf>, FitErro
         written.push(path);
     }
     Ok(written)
+}
+
+/// The fit's `report.html` page: the result (records, positions, K, losses, the epoch kept
+/// and why), the weights, the charts and every epoch's losses.
+fn fit_page(dir: &Path, summary: &FitSummary, charts: &[Chart]) -> Page {
+    let loss = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |v| format!("{v:.5}"));
+    let p = &summary.positions;
+    let last = summary.epochs.len() - 1;
+    let mut page = Page::new(format!("Fit: {} weight(s)", summary.weights.len()));
+    page.subtitle(format!(
+        "kept epoch {} of {} | {}",
+        summary.best_epoch,
+        last,
+        dir.display()
+    ));
+    let mut html = key_values(&[
+        (
+            "kept",
+            format!("epoch {} of {}: {}", summary.best_epoch, last, summary.kept),
+        ),
+        (
+            "training loss",
+            format!(
+                "{:.5} -> {:.5} ({})",
+                summary.train_loss_start, summary.train_loss, summary.settings.loss
+            ),
+        ),
+        (
+            "validation loss",
+            format!(
+                "{} -> {}",
+                loss(summary.validation_loss_start),
+                loss(summary.validation_loss)
+            ),
+        ),
+        ("K", format!("{:.6} per evaluation unit", summary.k)),
+        (
+            "records",
+            format!(
+                "{} ({} {}x{}, {} games)",
+                summary
+                    .sources
+                    .iter()
+                    .map(|s| s.path.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                summary.rule,
+                summary.size,
+                summary.size,
+                p.games
+            ),
+        ),
+        (
+            "positions",
+            format!(
+                "{} ({} train / {} validation)",
+                p.train + p.validation,
+                p.train,
+                p.validation
+            ),
+        ),
+        ("start", summary.base.clone()),
+    ]);
+    let rows: Vec<(Vec<Cell>, Option<String>)> = summary
+        .weights
+        .iter()
+        .map(|w| {
+            (
+                vec![
+                    Cell::text(&w.name),
+                    Cell::num(w.start.to_string()),
+                    Cell::num(w.fitted.to_string()),
+                    Cell::num(format!("{:+}", w.change)),
+                    Cell::num(w.min.to_string()),
+                    Cell::num(w.max.to_string()),
+                ],
+                None,
+            )
+        })
+        .collect();
+    html.push_str(&table(
+        Some("weights-table"),
+        "sortable",
+        &["parameter", "start", "fitted", "change", "min", "max"],
+        &rows,
+    ));
+    page.section("fit", "Result", html);
+    page.charts("fit-charts", "Charts", charts);
+    let rows: Vec<(Vec<Cell>, Option<String>)> = summary
+        .epochs
+        .iter()
+        .map(|e| {
+            (
+                vec![
+                    Cell::num(e.epoch.to_string()),
+                    Cell::num(format!("{:.5}", e.train_loss)),
+                    Cell::num(loss(e.validation_loss)),
+                    Cell::text(if e.epoch == summary.best_epoch {
+                        "kept"
+                    } else {
+                        ""
+                    }),
+                ],
+                None,
+            )
+        })
+        .collect();
+    let mut html = String::from("<div class=\"scroll\">");
+    html.push_str(&table(
+        Some("epochs-table"),
+        "sortable",
+        &["epoch", "training loss", "validation loss", ""],
+        &rows,
+    ));
+    html.push_str("</div>\n");
+    page.section("epochs", "Loss per epoch", html);
+    page
 }
