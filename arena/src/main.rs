@@ -496,6 +496,12 @@ fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
     };
     let outcome = run(config, opts, &mut observer)?;
     bar.finish_and_clear();
+    if outcome.interrupted && !quiet {
+        eprintln!(
+            "interrupted after {} of {} games; writing what was played",
+            outcome.summary.games_finished, outcome.summary.games_planned
+        );
+    }
     match &outcome.combined {
         // A shard in a shared folder: the combined result is what matters.
         Some(combined) => {
@@ -530,6 +536,19 @@ fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
         );
         draw_charts(dir);
         write_report(dir);
+    }
+    if outcome.interrupted {
+        match &opts.out {
+            Some(dir) => println!(
+                "resume with: {}",
+                wuzi_arena::run_dir::resume_command(dir, config.shard)
+            ),
+            None => println!(
+                "nothing was kept (no --out): the games played are gone; give --out DIR to \
+                 keep a run that can be resumed"
+            ),
+        }
+        return Err(Interrupted.into());
     }
     if !quiet {
         if let Some(peak) = wuzi_arena::bench::peak_rss_bytes() {
@@ -902,6 +921,18 @@ fn main_inner() -> Result<()> {
                     print!("\n{}", render_openings(&summary));
                 }
             }
+            if summary.completion != wuzi_arena::summary::Completion::Finished {
+                let resume = format!("resume with: {}", run_dir.resume_command());
+                if json {
+                    // Standard output stays JSON.
+                    if let Some(note) = wuzi_arena::summary::completion_note(&summary) {
+                        eprintln!("{note}");
+                    }
+                    eprintln!("{resume}");
+                } else {
+                    println!("{resume}");
+                }
+            }
             Ok(())
         }
         Command::Export {
@@ -935,11 +966,22 @@ fn main_inner() -> Result<()> {
 }
 
 fn main() -> ExitCode {
+    // Ctrl-C and SIGTERM stop runs cleanly (see wuzi_arena::interrupt); without the handler
+    // they would still end the program, only without a summary.
+    if let Err(e) = wuzi_arena::interrupt::install() {
+        eprintln!("warning: {e}");
+    }
     let result = main_inner();
     // Brains of dropped players get their END grace, then are killed: none outlives us.
     wuzi_arena::external::wait_for_exits();
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<Interrupted>() => ExitCode::from(wuzi_arena::interrupt::EXIT_STATUS),
+        // What failed after a signal failed because of it (a build or a brain it stopped).
+        Err(e) if wuzi_arena::interrupt::requested() => {
+            eprintln!("interrupted: {e:#}");
+            ExitCode::from(wuzi_arena::interrupt::EXIT_STATUS)
+        }
         Err(e) if e.is::<RegressionFound>() => ExitCode::from(1),
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -1270,6 +1312,19 @@ struct GateArgs {
     #[arg(long)]
     quiet: bool,
 }
+
+/// A signal stopped the command (what was played is already written and the resume command
+/// printed): exit status 130.
+#[derive(Debug)]
+struct Interrupted;
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Interrupted {}
 
 /// The gate found a regression: exit status 1 (its report is already printed).
 #[derive(Debug)]
