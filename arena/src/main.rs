@@ -44,7 +44,9 @@ name).\n\nBrains by name: --player rapfi or --player rapfi,move-ms=200 (or brain
 brain from a registry TOML file: --engines FILE, else $WUZI_ENGINES, else ./engines.toml, else \
 ~/.config/wuzi/engines.toml (example: suites/engines.example.toml). With a registry, a bare name \
 that is not one of its brains is an error (name an engine player with name=).\n\nExit status: 0 \
-when the run completes, 2 on any error (bad input, unknown brain, bad registry, unreadable files)."
+when the run completes, 2 on any error (bad input, unknown brain, bad registry, unreadable files), \
+130 when Ctrl-C or SIGTERM stopped it (what was played is written, marked interrupted, and the \
+resume command printed; a second Ctrl-C exits at once)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -1224,7 +1226,7 @@ fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
 #[command(
     after_help = "Exit status: 0 pass, 1 regression found (a suite case failed, the SPRT \
 accepted H0, or the budget ran out with LLR < 0 and the Elo interval below 0), 2 could not run \
-(bad input, unreadable suites, a failed build).\n\nExamples:\n  wuzi-arena gate\n  wuzi-arena \
+(bad input, unreadable suites, a failed build), 130 interrupted (Ctrl-C, SIGTERM: no verdict).\n\nExamples:\n  wuzi-arena gate\n  wuzi-arena \
 gate --candidate 'params=new.toml' --pairs 2000\n  wuzi-arena gate --baseline-ref origin/main \
 --pairs 600"
 )]
@@ -1326,6 +1328,18 @@ impl std::fmt::Display for Interrupted {
 
 impl std::error::Error for Interrupted {}
 
+/// This program's command line, as one line a shell reads back the same.
+fn this_command() -> String {
+    std::iter::once("wuzi-arena".to_string())
+        .chain(
+            std::env::args()
+                .skip(1)
+                .map(|a| wuzi_arena::run_dir::shell_word(&a)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The gate found a regression: exit status 1 (its report is already printed).
 #[derive(Debug)]
 struct RegressionFound;
@@ -1419,7 +1433,23 @@ fn gate_command(args: GateArgs) -> Result<()> {
             bar.set_message(progress_message(p));
         }
     };
-    let report = gate::run_gate(&config, &mut observer)?;
+    let report = match gate::run_gate(&config, &mut observer) {
+        Ok(report) => report,
+        Err(e @ gate::GateError::Interrupted { .. }) => {
+            bar.finish_and_clear();
+            if let gate::GateError::Interrupted { dir: Some(dir), .. } = &e {
+                write_report(dir);
+            }
+            // The gate has no resume: its verdict needs one uninterrupted session.
+            println!("{e}");
+            println!(
+                "the gate starts its games afresh; run it again with: {}",
+                this_command()
+            );
+            return Err(Interrupted.into());
+        }
+        Err(e) => return Err(e.into()),
+    };
     bar.finish_and_clear();
     write_report(&config.out);
     print!("{}", gate::render_markdown(&report));

@@ -394,6 +394,30 @@ mod tests {
         Pos::parse_list(s, 20).expect("valid")
     }
 
+    #[test]
+    fn a_stopped_game_is_abandoned_between_moves_without_a_result() {
+        let settings = GameSettings::default();
+        let mut b = Scripted::new("b", pos("h8 h9 h10 h11 h12"));
+        let mut w = Scripted::new("w", pos("a1 a2 a3 a4"));
+        let l = nodes();
+        // The stop comes after three moves: the game is dropped, not decided.
+        let asked = std::cell::Cell::new(0);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 3
+        };
+        let r = play_game_unless(&settings, &[], [&mut b, &mut w], [&l, &l], 0, &stop);
+        assert_eq!(r.expect("no board error"), None);
+        assert_eq!(asked.get(), 4);
+        // Never stopped: the same game is played out.
+        let mut b = Scripted::new("b", pos("h8 h9 h10 h11 h12"));
+        let mut w = Scripted::new("w", pos("a1 a2 a3 a4"));
+        let r = play_game_unless(&settings, &[], [&mut b, &mut w], [&l, &l], 0, &|| false)
+            .expect("no board error")
+            .expect("a result");
+        assert_eq!((r.winner, r.reason), (Some(Stone::Black), Reason::Five));
+    }
+
     fn nodes() -> PlayerLimits {
         PlayerLimits {
             nodes: Some(300),

@@ -923,6 +923,104 @@ mod tests {
         assert_eq!(back.matchups[0].penta, s.matchups[0].penta);
     }
 
+    /// Pair `g` of a one-matchup run: both games won by the first player (WW) or split (WL).
+    fn insert_pair(games: &mut GameMap, g: u64, first_wins_both: bool) {
+        games.insert((g, 0), lite(0, Some(Stone::Black)));
+        let second = if first_wins_both {
+            Stone::White
+        } else {
+            Stone::Black
+        };
+        games.insert((g, 1), lite(1, Some(second)));
+    }
+
+    #[test]
+    fn an_sprt_out_of_budget_is_undecided_budget_spent_not_continue() {
+        let mut config = tiny_config(3);
+        // Three even pairs cannot decide 0 against 5 Elo.
+        config.sprt = Some(SprtParams::new(0.0, 5.0, crate::stats::EloModel::Logistic));
+        let mut games = GameMap::new();
+        for g in 0..2 {
+            insert_pair(&mut games, g, false);
+        }
+        // Pairs remain: the test goes on, and the run is not finished.
+        let s = summarize(&config, &games);
+        let sprt = s.matchups[0].sprt.as_ref().expect("an SPRT");
+        assert!(!sprt.budget_spent);
+        assert!(fmt_sprt(sprt).ends_with(" continue"), "{}", fmt_sprt(sprt));
+        assert_eq!(s.completion, Completion::Incomplete);
+        assert_eq!((s.games_finished, s.games_planned), (4, 6));
+        let text = render(&s);
+        assert!(
+            text.contains("incomplete: 4 of 6 games recorded; the run did not finish"),
+            "{text}"
+        );
+        // Every pair counted without a decision: the budget is spent.
+        insert_pair(&mut games, 2, false);
+        let s = summarize(&config, &games);
+        let sprt = s.matchups[0].sprt.as_ref().expect("an SPRT");
+        assert!(sprt.budget_spent);
+        assert_eq!(sprt.state(), "undecided (budget spent)");
+        assert_eq!(s.completion, Completion::Finished);
+        let text = render(&s);
+        assert!(text.contains("undecided (budget spent)"), "{text}");
+        assert!(
+            !text.contains("continue") && !text.contains("incomplete"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn games_in_flight_after_the_sprt_stop_are_said_to_be_uncounted() {
+        let mut config = tiny_config(100);
+        config.sprt = Some(SprtParams::new(0.0, 50.0, crate::stats::EloModel::Logistic));
+        let mut games = GameMap::new();
+        let mut g = 0;
+        while summarize(&config, &games).matchups[0]
+            .sprt
+            .as_ref()
+            .and_then(|s| s.decided_after_pairs)
+            .is_none()
+        {
+            insert_pair(&mut games, g, true);
+            g += 1;
+        }
+        let counted = 2 * g;
+        // Exactly the decision's games: nothing to explain.
+        assert_eq!(uncounted_note(&summarize(&config, &games)), None);
+        // Three games were still running when the SPRT stopped the matchup.
+        insert_pair(&mut games, g, true);
+        games.insert((g + 1, 0), lite(0, Some(Stone::Black)));
+        let s = summarize(&config, &games);
+        assert_eq!(s.completion, Completion::Finished);
+        assert_eq!(s.matchups[0].games, counted);
+        let expected = format!(
+            "{} games played; the SPRT decided after {counted} (3 games in flight when it \
+             stopped are not counted)",
+            counted + 3
+        );
+        assert_eq!(uncounted_note(&s).as_deref(), Some(expected.as_str()));
+        assert!(render(&s).contains(&expected), "{}", render(&s));
+    }
+
+    #[test]
+    fn an_unfinished_run_is_no_verdict() {
+        let config = tiny_config(3);
+        let mut games = GameMap::new();
+        insert_pair(&mut games, 0, true);
+        let mut s = summarize(&config, &games);
+        assert_eq!(s.completion, Completion::Incomplete);
+        s.completion = Completion::Interrupted;
+        assert_eq!(
+            completion_note(&s).as_deref(),
+            Some("interrupted after 2 of 6 games: no verdict")
+        );
+        for g in 1..3 {
+            insert_pair(&mut games, g, true);
+        }
+        assert_eq!(completion_note(&summarize(&config, &games)), None);
+    }
+
     #[test]
     fn estimates_format() {
         assert_eq!(fmt_estimate(None), "-");

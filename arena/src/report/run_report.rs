@@ -606,3 +606,117 @@ fn verdict_banner(m: &MatchupSummary) -> String {
         ))
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::tests_support::tiny_config;
+    use crate::stats::{EloModel, SprtParams};
+    use crate::summary::{summarize, GameLite, GameMap};
+    use wuzi_engine::Stone;
+
+    /// Pair `g`: the first player wins both games (WW) or the pair is split (WL).
+    fn insert_pair(games: &mut GameMap, g: u64, first_wins_both: bool) {
+        let lite = |game: u8, winner: Stone| GameLite {
+            opening: 0,
+            game,
+            winner: Some(winner),
+            reason: Reason::Five,
+            moves: [10, 10],
+            nodes: [1000, 1000],
+            ms: [5, 5],
+        };
+        games.insert((g, 0), lite(0, Stone::Black));
+        let second = if first_wins_both {
+            Stone::White
+        } else {
+            Stone::Black
+        };
+        games.insert((g, 1), lite(1, second));
+    }
+
+    fn report(config: RunConfig, summary: Summary) -> RunReport {
+        RunReport {
+            dir: PathBuf::from("/runs/x"),
+            config,
+            summary,
+            records: Vec::new(),
+            charts: Vec::new(),
+            resume_command: "wuzi-arena resume /runs/x".into(),
+        }
+    }
+
+    #[test]
+    fn a_partial_run_gets_a_neutral_banner_never_a_decision() {
+        // 11 of 60 pairs won outright: an "a stronger" banner if it were a finished run.
+        let config = tiny_config(60);
+        let mut games = GameMap::new();
+        for g in 0..11 {
+            insert_pair(&mut games, g, true);
+        }
+        let mut summary = summarize(&config, &games);
+        assert_eq!(summary.completion, Completion::Incomplete);
+        let html = report(config.clone(), summary.clone()).summary_html();
+        assert!(html.contains("verdict open"), "{html}");
+        assert!(
+            html.contains("incomplete: 22 of 120 games recorded"),
+            "{html}"
+        );
+        assert!(
+            html.contains("resume with `wuzi-arena resume /runs/x`"),
+            "{html}"
+        );
+        assert!(
+            !html.contains("stronger") && !html.contains("verdict pass"),
+            "{html}"
+        );
+
+        summary.completion = Completion::Interrupted;
+        let html = report(config, summary).summary_html();
+        assert!(
+            html.contains("interrupted after 22 of 120 games: no verdict"),
+            "{html}"
+        );
+        assert!(
+            !html.contains("stronger") && !html.contains("verdict pass"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn a_finished_run_without_sprt_calls_a_player_stronger_only_when_the_interval_excludes_0() {
+        let config = tiny_config(8);
+        let mut games = GameMap::new();
+        for g in 0..8 {
+            insert_pair(&mut games, g, g < 2);
+        }
+        let summary = summarize(&config, &games);
+        let elo = summary.matchups[0].elo.expect("an estimate");
+        assert!(elo.lower < 0.0 && elo.upper > 0.0, "{elo:?}");
+        let html = report(config.clone(), summary).summary_html();
+        assert!(html.contains("no significant difference"), "{html}");
+        assert!(!html.contains("stronger"), "{html}");
+
+        let mut games = GameMap::new();
+        for g in 0..8 {
+            insert_pair(&mut games, g, g < 6);
+        }
+        let summary = summarize(&config, &games);
+        assert!(summary.matchups[0].elo.expect("an estimate").lower > 0.0);
+        let html = report(config, summary).summary_html();
+        assert!(html.contains("a stronger"), "{html}");
+    }
+
+    #[test]
+    fn an_sprt_out_of_budget_reads_undecided_budget_spent() {
+        let mut config = tiny_config(3);
+        config.sprt = Some(SprtParams::new(0.0, 5.0, EloModel::Logistic));
+        let mut games = GameMap::new();
+        for g in 0..3 {
+            insert_pair(&mut games, g, false);
+        }
+        let html = report(config.clone(), summarize(&config, &games)).summary_html();
+        assert!(html.contains("SPRT undecided (budget spent)"), "{html}");
+        assert!(html.contains("<td>undecided (budget spent)</td>"), "{html}");
+    }
+}
