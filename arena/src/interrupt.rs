@@ -35,8 +35,8 @@ pub fn install() -> Result<(), InstallError> {
         if SIGNALS.fetch_add(1, Ordering::SeqCst) == 0 {
             REQUESTED.store(true, Ordering::SeqCst);
             eprintln!(
-                "\ninterrupted: no new games; games in flight are dropped (replayed on \
-                 resume); writing the summary. Press Ctrl-C again to exit at once."
+                "\ninterrupted: no new games, games in flight are dropped; writing what was \
+                 played. Press Ctrl-C again to exit at once."
             );
         } else {
             crate::external::kill_all();

@@ -411,7 +411,18 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &RunArgs) -> Resu
         pb.set_position(p.games_done);
         pb.set_message(tune_message(p));
     };
-    let outcome = work(config, opts, &mut observer)?;
+    let outcome = match work(config, opts, &mut observer) {
+        Err(TuneError::Interrupted) => {
+            pb.finish_and_clear();
+            println!(
+                "interrupted: this worker's claimed iteration is played again by another worker \
+                 after its lease; start a worker again with: {}",
+                this_command()
+            );
+            return Err(TuneError::Interrupted.into());
+        }
+        other => other?,
+    };
     pb.finish_and_clear();
     let s = &outcome.stats;
     println!(
@@ -771,14 +782,7 @@ fn main_inner() -> Result<()> {
                 Err(Some(TuneError::Interrupted))
             ) {
                 // The verification continues its recorded games when run again.
-                let argv: Vec<String> = std::iter::once("wuzi-tune".to_string())
-                    .chain(
-                        std::env::args()
-                            .skip(1)
-                            .map(|a| wuzi_arena::run_dir::shell_word(&a)),
-                    )
-                    .collect();
-                println!("resume with: {}", argv.join(" "));
+                println!("resume with: {}", this_command());
             }
             verified?;
             tune_report(&dir);
@@ -926,6 +930,18 @@ fn main_inner() -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// This program's command line, as one line a shell reads back the same.
+fn this_command() -> String {
+    std::iter::once("wuzi-tune".to_string())
+        .chain(
+            std::env::args()
+                .skip(1)
+                .map(|a| wuzi_arena::run_dir::shell_word(&a)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn main() -> ExitCode {
