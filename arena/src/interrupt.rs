@@ -5,7 +5,9 @@
 //! [`EXIT_STATUS`]. Finished games are never lost: each is appended to the records as it ends.
 //!
 //! A second signal exits at once, after killing every external brain still running (they
-//! live in their own process groups, so the terminal's Ctrl-C does not reach them).
+//! live in their own process groups, so the terminal's Ctrl-C does not reach them). So does
+//! the first one before any game started ([`games_started`]): preparing openings or building
+//! engines has nothing to keep, and waiting for it would only make Ctrl-C seem ignored.
 //!
 //! Without [`install`] (the library used by other programs, most tests) signals keep their
 //! default effect and [`requested`] stays false unless [`request`] is called.
@@ -19,6 +21,7 @@ pub const EXIT_STATUS: u8 = 130;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static SIGNALS: AtomicU32 = AtomicU32::new(0);
+static PLAYING: AtomicBool = AtomicBool::new(false);
 
 /// The signal handler could not be installed.
 #[derive(Debug, Error)]
@@ -32,7 +35,7 @@ pub fn install() -> Result<(), InstallError> {
     // ctrlc runs the handler on its own thread, not in signal context: printing and exiting
     // are safe here.
     ctrlc::set_handler(|| {
-        if SIGNALS.fetch_add(1, Ordering::SeqCst) == 0 {
+        if SIGNALS.fetch_add(1, Ordering::SeqCst) == 0 && PLAYING.load(Ordering::SeqCst) {
             REQUESTED.store(true, Ordering::SeqCst);
             eprintln!(
                 "\ninterrupted: no new games, games in flight are dropped; writing what was \
@@ -40,7 +43,7 @@ pub fn install() -> Result<(), InstallError> {
             );
         } else {
             crate::external::kill_all();
-            eprintln!("interrupted twice: exiting now (finished games are in the records)");
+            eprintln!("\ninterrupted: exiting now (finished games are in the records)");
             std::process::exit(i32::from(EXIT_STATUS));
         }
     })?;
@@ -50,6 +53,12 @@ pub fn install() -> Result<(), InstallError> {
 /// Has the process been asked to stop (a signal after [`install`], or [`request`])?
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
+}
+
+/// Games are being played from here on: the first signal now stops cleanly (see the module
+/// documentation) instead of exiting at once. The runner and the tuner call it.
+pub fn games_started() {
+    PLAYING.store(true, Ordering::SeqCst);
 }
 
 /// Asks everything that consults [`requested`] to stop, as the first signal does.

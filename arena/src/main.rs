@@ -1226,9 +1226,9 @@ fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
 #[command(
     after_help = "Exit status: 0 pass, 1 regression found (a suite case failed, the SPRT \
 accepted H0, or the budget ran out with LLR < 0 and the Elo interval below 0), 2 could not run \
-(bad input, unreadable suites, a failed build), 130 interrupted (Ctrl-C, SIGTERM: no verdict).\n\nExamples:\n  wuzi-arena gate\n  wuzi-arena \
-gate --candidate 'params=new.toml' --pairs 2000\n  wuzi-arena gate --baseline-ref origin/main \
---pairs 600"
+(bad input, unreadable suites, a failed build), 130 interrupted (Ctrl-C, SIGTERM: no \
+verdict).\n\nExamples:\n  wuzi-arena gate\n  wuzi-arena gate --candidate 'params=new.toml' \
+--pairs 2000\n  wuzi-arena gate --baseline-ref origin/main --pairs 600"
 )]
 struct GateArgs {
     /// The candidate, a player spec of this build's engine [default:

@@ -327,6 +327,7 @@ fn play_run(
         .collect();
     let queue = Mutex::new(jobs);
     let abort = AtomicBool::new(false);
+    crate::interrupt::games_started();
     let mut played = 0u64;
     let mut failure: Option<ArenaError> = None;
 

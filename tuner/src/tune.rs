@@ -559,6 +559,7 @@ pub fn tune(
 
     let mut done = resumed_from;
     let mut interrupted = false;
+    wuzi_arena::interrupt::games_started();
     for k in resumed_from + 1..=last {
         if wuzi_arena::interrupt::requested() {
             interrupted = true;
