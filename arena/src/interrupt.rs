@@ -43,7 +43,11 @@ pub fn install() -> Result<(), InstallError> {
             );
         } else {
             crate::external::kill_all();
-            eprintln!("\ninterrupted: exiting now (finished games are in the records)");
+            if PLAYING.load(Ordering::SeqCst) {
+                eprintln!("\ninterrupted again: exiting now (finished games are in the records)");
+            } else {
+                eprintln!("\ninterrupted before any game: exiting");
+            }
             std::process::exit(i32::from(EXIT_STATUS));
         }
     })?;
