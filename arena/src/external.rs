@@ -223,6 +223,31 @@ enum Wait {
 /// Pending background stops of brains (see [`wait_for_exits`]).
 static REAPERS: Mutex<Vec<JoinHandle<()>>> = Mutex::new(Vec::new());
 
+/// Process ids (= process group ids) of the brains started and not yet killed, for
+/// [`kill_all`].
+static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Kills every brain still running, with everything it started (its process group): for a
+/// program that must exit at once (a second Ctrl-C, see [`crate::interrupt`]) without
+/// leaving brains behind.
+pub fn kill_all() {
+    let live = match LIVE.lock() {
+        Ok(mut l) => std::mem::take(&mut *l),
+        Err(e) => std::mem::take(&mut *e.into_inner()),
+    };
+    for pid in live {
+        #[cfg(unix)]
+        if let Ok(pgid) = libc::pid_t::try_from(pid) {
+            // SAFETY: as in `kill_group`: only that process group is signalled.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = pid;
+    }
+}
+
 /// Waits until every brain sent `END` by a dropped player has exited or been killed after
 /// its grace. Programs call it before they exit, so no brain outlives the arena.
 pub fn wait_for_exits() {
@@ -297,6 +322,9 @@ impl Process {
             let _ = child.kill();
             let _ = child.wait();
             return Err(e);
+        }
+        if let Ok(mut live) = LIVE.lock() {
+            live.push(child.id());
         }
         Ok(Process {
             child,
@@ -412,6 +440,10 @@ impl Process {
             return;
         }
         self.killed = true;
+        let pid = self.child.id();
+        if let Ok(mut live) = LIVE.lock() {
+            live.retain(|&p| p != pid);
+        }
         kill_group(&self.child);
         if !matches!(self.child.try_wait(), Ok(Some(_))) {
             let _ = self.child.kill();

@@ -222,6 +222,20 @@ pub enum GateError {
          parameters, or pass --allow-identical to play them anyway"
     )]
     IdenticalPlayers(String),
+    /// A signal (Ctrl-C, SIGTERM) stopped the gate before its verdict (see
+    /// [`crate::interrupt`]); the games played are recorded in `dir`.
+    #[error(
+        "interrupted after {games} of {planned} games: no verdict{}",
+        dir.as_ref().map_or_else(String::new, |d| format!(" (the games played are in {})", d.display()))
+    )]
+    Interrupted {
+        /// Games finished.
+        games: u64,
+        /// Games the budget allows.
+        planned: u64,
+        /// The match folder, once games started.
+        dir: Option<PathBuf>,
+    },
     /// A file of the output folder could not be written.
     #[error("{path}: {error}")]
     Io {
@@ -677,6 +691,14 @@ pub fn run_gate(
             report.baseline_commit = Some(built.baseline.commit.stamp());
         }
         let run_config = run_config(config, players, openings, openings_source)?;
+        if crate::interrupt::requested() {
+            // Stopped during the suites or the builds: no game was played.
+            return Err(GateError::Interrupted {
+                games: 0,
+                planned: 2 * config.pairs,
+                dir: None,
+            });
+        }
         report.settings = describe_settings(&run_config);
         observer(GateEvent::Message(&format!(
             "games: {}; budget {} pairs; SPRT [{}, {}] {} Elo",
@@ -928,6 +950,13 @@ fn play(
     };
     let started = Instant::now();
     let outcome = run(run_config, &opts, &mut |p| observer(GateEvent::Progress(p)))?;
+    if outcome.interrupted {
+        return Err(GateError::Interrupted {
+            games: outcome.summary.games_finished,
+            planned: outcome.summary.games_planned,
+            dir: Some(dir),
+        });
+    }
     let elapsed_s = started.elapsed().as_secs_f64();
 
     // Replay the counted pairs in order for the LLR path and the per-colour results.
@@ -1149,7 +1178,7 @@ pub fn render_markdown(report: &GateReport) -> String {
         let decided = match report.decision {
             Decision::SprtH1 => "H1 accepted",
             Decision::SprtH0 => "H0 accepted",
-            _ => "undecided (budget)",
+            _ => "undecided (budget spent)",
         };
         let _ = writeln!(s, "\n### SPRT\n");
         let _ = writeln!(

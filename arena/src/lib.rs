@@ -18,6 +18,7 @@
 //!   non-five endings, a game viewer) of runs and gates.
 //! - [`stats`]: pentanomial statistics and the SPRT.
 //! - [`gate`]: the strength-regression gate (suites, then an SPRT against a baseline).
+//! - [`interrupt`]: Ctrl-C / SIGTERM: one process-wide flag that stops runs cleanly.
 //! - [`bench`]: measurements of the arena itself (overhead, scaling, CPU time, peak memory).
 //! - [`chart`]: PNG + SVG charts of scores, Elo sweeps, SPRT runs, colour splits and tuning.
 
@@ -30,6 +31,7 @@ pub mod default_match;
 pub mod error;
 pub mod external;
 pub mod gate;
+pub mod interrupt;
 pub mod opening;
 pub mod player;
 pub mod record;

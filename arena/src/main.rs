@@ -45,7 +45,9 @@ name).\n\nBrains by name: --player rapfi or --player rapfi,move-ms=200 (or brain
 brain from a registry TOML file: --engines FILE, else $WUZI_ENGINES, else ./engines.toml, else \
 ~/.config/wuzi/engines.toml (example: suites/engines.example.toml). With a registry, a bare name \
 that is not one of its brains is an error (name an engine player with name=).\n\nExit status: 0 \
-when the run completes, 2 on any error (bad input, unknown brain, bad registry, unreadable files)."
+when the run completes, 2 on any error (bad input, unknown brain, bad registry, unreadable files), \
+130 when Ctrl-C or SIGTERM stopped it (what was played is written, marked interrupted, and the \
+resume command printed; a second Ctrl-C exits at once)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -525,6 +527,12 @@ fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
     };
     let outcome = run(config, opts, &mut observer)?;
     bar.finish_and_clear();
+    if outcome.interrupted && !quiet {
+        eprintln!(
+            "interrupted after {} of {} games; writing what was played",
+            outcome.summary.games_finished, outcome.summary.games_planned
+        );
+    }
     match &outcome.combined {
         // A shard in a shared folder: the combined result is what matters.
         Some(combined) => {
@@ -559,6 +567,19 @@ fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Result<()> {
         );
         draw_charts(dir);
         write_report(dir);
+    }
+    if outcome.interrupted {
+        match &opts.out {
+            Some(dir) => println!(
+                "resume with: {}",
+                wuzi_arena::run_dir::resume_command(dir, config.shard)
+            ),
+            None => println!(
+                "nothing was kept (no --out): the games played are gone; give --out DIR to \
+                 keep a run that can be resumed"
+            ),
+        }
+        return Err(Interrupted.into());
     }
     if !quiet {
         if let Some(peak) = wuzi_arena::bench::peak_rss_bytes() {
@@ -931,6 +952,18 @@ fn main_inner() -> Result<()> {
                     print!("\n{}", render_openings(&summary));
                 }
             }
+            if summary.completion != wuzi_arena::summary::Completion::Finished {
+                let resume = format!("resume with: {}", run_dir.resume_command());
+                if json {
+                    // Standard output stays JSON.
+                    if let Some(note) = wuzi_arena::summary::completion_note(&summary) {
+                        eprintln!("{note}");
+                    }
+                    eprintln!("{resume}");
+                } else {
+                    println!("{resume}");
+                }
+            }
             Ok(())
         }
         Command::Export {
@@ -964,11 +997,22 @@ fn main_inner() -> Result<()> {
 }
 
 fn main() -> ExitCode {
+    // Ctrl-C and SIGTERM stop runs cleanly (see wuzi_arena::interrupt); without the handler
+    // they would still end the program, only without a summary.
+    if let Err(e) = wuzi_arena::interrupt::install() {
+        eprintln!("warning: {e}");
+    }
     let result = main_inner();
     // Brains of dropped players get their END grace, then are killed: none outlives us.
     wuzi_arena::external::wait_for_exits();
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<Interrupted>() => ExitCode::from(wuzi_arena::interrupt::EXIT_STATUS),
+        // What failed after a signal failed because of it (a build or a brain it stopped).
+        Err(e) if wuzi_arena::interrupt::requested() => {
+            eprintln!("interrupted: {e:#}");
+            ExitCode::from(wuzi_arena::interrupt::EXIT_STATUS)
+        }
         Err(e) if e.is::<RegressionFound>() => ExitCode::from(1),
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -1211,9 +1255,9 @@ fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
 #[command(
     after_help = "Exit status: 0 pass, 1 regression found (a suite case failed, the SPRT \
 accepted H0, or the budget ran out with LLR < 0 and the Elo interval below 0), 2 could not run \
-(bad input, unreadable suites, a failed build).\n\nExamples:\n  wuzi-arena gate\n  wuzi-arena \
-gate --candidate 'params=new.toml' --pairs 2000\n  wuzi-arena gate --baseline-ref origin/main \
---pairs 600"
+(bad input, unreadable suites, a failed build), 130 interrupted (Ctrl-C, SIGTERM: no \
+verdict).\n\nExamples:\n  wuzi-arena gate\n  wuzi-arena gate --candidate 'params=new.toml' \
+--pairs 2000\n  wuzi-arena gate --baseline-ref origin/main --pairs 600"
 )]
 struct GateArgs {
     /// The candidate, a player spec of this build's engine [default: against a build (the
@@ -1312,6 +1356,31 @@ struct GateArgs {
     /// No progress bar or stage messages.
     #[arg(long)]
     quiet: bool,
+}
+
+/// A signal stopped the command (what was played is already written and the resume command
+/// printed): exit status 130.
+#[derive(Debug)]
+struct Interrupted;
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// This program's command line, as one line a shell reads back the same.
+fn this_command() -> String {
+    std::iter::once("wuzi-arena".to_string())
+        .chain(
+            std::env::args()
+                .skip(1)
+                .map(|a| wuzi_arena::run_dir::shell_word(&a)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The gate found a regression: exit status 1 (its report is already printed).
@@ -1432,7 +1501,23 @@ fn gate_command(args: GateArgs) -> Result<()> {
             bar.set_message(progress_message(p));
         }
     };
-    let report = gate::run_gate(&config, &mut observer)?;
+    let report = match gate::run_gate(&config, &mut observer) {
+        Ok(report) => report,
+        Err(e @ gate::GateError::Interrupted { .. }) => {
+            bar.finish_and_clear();
+            if let gate::GateError::Interrupted { dir: Some(dir), .. } = &e {
+                write_report(dir);
+            }
+            // The gate has no resume: its verdict needs one uninterrupted session.
+            println!("{e}");
+            println!(
+                "the gate starts its games afresh; run it again with: {}",
+                this_command()
+            );
+            return Err(Interrupted.into());
+        }
+        Err(e) => return Err(e.into()),
+    };
     bar.finish_and_clear();
     write_report(&config.out);
     print!("{}", gate::render_markdown(&report));

@@ -178,15 +178,34 @@ pub fn play_game(
     limits: [&PlayerLimits; 2],
     seed: u64,
 ) -> Result<GameResult, wuzi_engine::BoardError> {
+    let result = play_game_unless(settings, opening, players, limits, seed, &|| false)?;
+    Ok(result.expect("a game that is never stopped ends with a result"))
+}
+
+/// [`play_game`], abandoned between two moves once `stop` returns true (an interrupted run,
+/// see [`crate::interrupt`]): `Ok(None)`, and the players are told the game ended.
+pub fn play_game_unless(
+    settings: &GameSettings,
+    opening: &[Pos],
+    players: [&mut dyn Player; 2],
+    limits: [&PlayerLimits; 2],
+    seed: u64,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<GameResult>, wuzi_engine::BoardError> {
     let start = Instant::now();
     let mut players = players;
-    let mut result = referee(settings, opening, &mut players, limits, seed)?;
-    for (p, report) in players.iter_mut().zip(result.reports.iter_mut()) {
+    let result = referee(settings, opening, &mut players, limits, seed, stop)?;
+    for p in players.iter_mut() {
         p.end_game();
+    }
+    let Some(mut result) = result else {
+        return Ok(None);
+    };
+    for (p, report) in players.iter_mut().zip(result.reports.iter_mut()) {
         *report = p.report();
     }
     result.time_ms = start.elapsed().as_millis() as u64;
-    Ok(result)
+    Ok(Some(result))
 }
 
 fn referee(
@@ -195,7 +214,8 @@ fn referee(
     players: &mut [&mut dyn Player; 2],
     limits: [&PlayerLimits; 2],
     seed: u64,
-) -> Result<GameResult, wuzi_engine::BoardError> {
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<GameResult>, wuzi_engine::BoardError> {
     let mut board = Board::from_moves(settings.size, settings.rule, opening)?;
     let mut history: Vec<Pos> = opening.to_vec();
     let mut moves: Vec<PlayedMove> = Vec::new();
@@ -210,14 +230,21 @@ fn referee(
         let player = &mut players[color.index()];
         match catch_unwind(AssertUnwindSafe(|| player.new_game(&start))) {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => return Ok(GameResult::loss(color, Reason::Crash, e.to_string(), moves)),
+            Ok(Err(e)) => {
+                return Ok(Some(GameResult::loss(
+                    color,
+                    Reason::Crash,
+                    e.to_string(),
+                    moves,
+                )))
+            }
             Err(p) => {
-                return Ok(GameResult::loss(
+                return Ok(Some(GameResult::loss(
                     color,
                     Reason::Crash,
                     format!("panic in new_game: {}", panic_message(p)),
                     moves,
-                ))
+                )))
             }
         }
     }
@@ -282,6 +309,9 @@ fn referee(
                 time_ms: 0,
                 reports: Default::default(),
             };
+        }
+        if stop() {
+            return Ok(None);
         }
         let lim = limits[side.index()];
         let clock = (lim.game_ms.is_some() || lim.move_ms.is_some()).then(|| Clock {
@@ -351,7 +381,7 @@ fn referee(
             score: reply.score,
         });
     };
-    Ok(result)
+    Ok(Some(result))
 }
 
 #[cfg(test)]
@@ -362,6 +392,30 @@ mod tests {
 
     fn pos(s: &str) -> Vec<Pos> {
         Pos::parse_list(s, 20).expect("valid")
+    }
+
+    #[test]
+    fn a_stopped_game_is_abandoned_between_moves_without_a_result() {
+        let settings = GameSettings::default();
+        let mut b = Scripted::new("b", pos("h8 h9 h10 h11 h12"));
+        let mut w = Scripted::new("w", pos("a1 a2 a3 a4"));
+        let l = nodes();
+        // The stop comes after three moves: the game is dropped, not decided.
+        let asked = std::cell::Cell::new(0);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 3
+        };
+        let r = play_game_unless(&settings, &[], [&mut b, &mut w], [&l, &l], 0, &stop);
+        assert_eq!(r.expect("no board error"), None);
+        assert_eq!(asked.get(), 4);
+        // Never stopped: the same game is played out.
+        let mut b = Scripted::new("b", pos("h8 h9 h10 h11 h12"));
+        let mut w = Scripted::new("w", pos("a1 a2 a3 a4"));
+        let r = play_game_unless(&settings, &[], [&mut b, &mut w], [&l, &l], 0, &|| false)
+            .expect("no board error")
+            .expect("a result");
+        assert_eq!((r.winner, r.reason), (Some(Stone::Black), Reason::Five));
     }
 
     fn nodes() -> PlayerLimits {

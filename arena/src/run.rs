@@ -18,10 +18,11 @@ use crate::config::{RunConfig, Schedule, RUN_FILE};
 use crate::error::{ArenaError, Result};
 use crate::player::Player;
 use crate::record::{GameRecord, OpeningRef, RecordPlayer, RecordWriter, GAMES_FILE};
-use crate::referee::{play_game, Reason};
+use crate::referee::{play_game_unless, Reason};
 use crate::run_dir::{load_records_file, PeerReader, RunDir, RunFiles};
 use crate::summary::{
-    ms_per_move, summarize_tallies, tally_all, GameLite, GameMap, Summary, Tally, Timing,
+    ms_per_move, summarize_tallies, tally_all, Completion, GameLite, GameMap, Summary, Tally,
+    Timing,
 };
 
 /// Name of the summary file in a run directory.
@@ -84,6 +85,9 @@ pub struct RunOutcome {
     pub games_resumed: u64,
     /// Some matchup stopped early on an SPRT decision.
     pub stopped_early: bool,
+    /// A signal stopped the session before the run was complete (see [`crate::interrupt`]):
+    /// the summary covers the games finished, and `wuzi-arena resume` continues.
+    pub interrupted: bool,
     /// A shard sharing its folder with other shards of the run: the statistics of all their
     /// games at the end of this session (what `merge` computes once every shard is done).
     pub combined: Option<Summary>,
@@ -328,6 +332,7 @@ fn play_run(
         .collect();
     let queue = Mutex::new(jobs);
     let abort = AtomicBool::new(false);
+    crate::interrupt::games_started();
     let mut played = 0u64;
     let mut failure: Option<ArenaError> = None;
 
@@ -362,7 +367,12 @@ fn play_run(
                         loop {
                             match q.pop_front() {
                                 None => break None,
-                                Some(_) if abort.load(Ordering::SeqCst) => continue,
+                                Some(_)
+                                    if abort.load(Ordering::SeqCst)
+                                        || crate::interrupt::requested() =>
+                                {
+                                    continue
+                                }
                                 Some(j) if stopped[config.locate(j.g).0].load(Ordering::SeqCst) => {
                                     continue
                                 }
@@ -371,7 +381,12 @@ fn play_run(
                         }
                     };
                     let Some(job) = job else { break };
-                    let result = play_job(config, schedule, job, &mut cache);
+                    // A game dropped by an interrupt is not sent: it is replayed on resume.
+                    let result = match play_job(config, schedule, job, &mut cache) {
+                        Ok(None) => continue,
+                        Ok(Some(r)) => Ok(r),
+                        Err(e) => Err(e),
+                    };
                     if tx.send(result).is_err() {
                         break;
                     }
@@ -428,6 +443,10 @@ fn play_run(
 
     let final_tallies = tally_all(config, &games);
     let mut summary = summarize_tallies(config, &final_tallies, games.len() as u64);
+    let interrupted = crate::interrupt::requested() && summary.completion != Completion::Finished;
+    if interrupted {
+        summary.completion = Completion::Interrupted;
+    }
     let elapsed = start.elapsed().as_secs_f64();
     summary.timing = Some(Timing {
         elapsed_s: elapsed,
@@ -452,6 +471,7 @@ fn play_run(
         games_played: played,
         games_resumed: resumed,
         stopped_early: stopped.iter().any(|s| s.load(Ordering::SeqCst)),
+        interrupted,
     })
 }
 
@@ -507,13 +527,14 @@ fn take_player(
     }
 }
 
-/// Plays one game of the schedule with the worker's players.
+/// Plays one game of the schedule with the worker's players; `None` when an interrupt
+/// stopped it (the players go back to the cache: they were told the game ended).
 fn play_job(
     config: &RunConfig,
     schedule: &Schedule,
     job: Job,
     cache: &mut Vec<(usize, Box<dyn Player>)>,
-) -> Result<GameRecord> {
+) -> Result<Option<GameRecord>> {
     let (matchup, local) = config.locate(job.g);
     let opening_index = schedule.opening(local);
     let opening = &config.openings[opening_index];
@@ -522,13 +543,19 @@ fn play_job(
     let mut white = take_player(config, cache, wi)?;
     let seed = config.game_seed(job.g, job.game);
     let (bs, ws) = (&config.players[bi], &config.players[wi]);
-    let result = play_game(
+    let result = play_game_unless(
         &config.game,
         &opening.moves,
         [black.as_mut(), white.as_mut()],
         [&bs.limits, &ws.limits],
         seed,
+        &crate::interrupt::requested,
     )?;
+    let Some(result) = result else {
+        cache.push((bi, black));
+        cache.push((wi, white));
+        return Ok(None);
+    };
     // A crashed player may be in any state: build it afresh for the next game.
     let crashed = (result.reason == Reason::Crash)
         .then(|| result.winner.map(|w| w.opp()))
@@ -550,7 +577,7 @@ fn play_job(
         given: None,
         notes: Vec::new(),
     };
-    Ok(GameRecord::new(
+    Ok(Some(GameRecord::new(
         matchup,
         job.g,
         job.game,
@@ -562,7 +589,7 @@ fn play_job(
         rp(bi),
         rp(wi),
         &result,
-    ))
+    )))
 }
 
 /// Combines the run directories of the shards of one run into `out` (`run.json` without
@@ -656,10 +683,17 @@ pub fn merge(shard_dirs: &[PathBuf], out: &Path) -> Result<Summary> {
 /// Recomputes the summary of a run directory from its records: one run, one shard, or the
 /// shards of one run sharing the folder (then the same statistics as `merge`; shards not in
 /// the folder are simply not counted, see [`RunDir::missing_shards`]).
+///
+/// A run whose games are not all there is [`Completion::Incomplete`], or
+/// [`Completion::Interrupted`] when its `summary.json` was written by an interrupted session
+/// with these very games.
 pub fn summarize_dir(dir: &Path) -> Result<Summary> {
     let run_dir = RunDir::open(dir)?;
-    Ok(crate::summary::summarize(
-        &run_dir.config(),
-        &run_dir.games()?,
-    ))
+    let mut summary = crate::summary::summarize(&run_dir.config(), &run_dir.games()?);
+    if summary.completion == Completion::Incomplete
+        && run_dir.recorded_completion(summary.games_finished) == Some(Completion::Interrupted)
+    {
+        summary.completion = Completion::Interrupted;
+    }
+    Ok(summary)
 }

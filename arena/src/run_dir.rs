@@ -16,7 +16,7 @@ use crate::config::{RunConfig, Schedule, Shard, RUN_FILE};
 use crate::error::{ArenaError, Result};
 use crate::record::{read_records, GameRecord, GAMES_FILE};
 use crate::run::{check_record, SUMMARY_FILE};
-use crate::summary::{GameLite, GameMap};
+use crate::summary::{Completion, GameLite, GameMap};
 
 /// The paths of one run's (or one shard's) files in a folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -219,6 +219,33 @@ impl RunDir {
             .sum()
     }
 
+    /// The command that continues the folder's run: `wuzi-arena resume DIR`, with
+    /// `--shard I/N` to fill in when several shards share the folder.
+    pub fn resume_command(&self) -> String {
+        match self.entries.as_slice() {
+            [_] => resume_command(&self.dir, None),
+            many => format!(
+                "{} --shard I/{} (for each unfinished shard I)",
+                resume_command(&self.dir, None),
+                many[0].config.shard.map_or(1, |s| s.count)
+            ),
+        }
+    }
+
+    /// How far the recorded summary says the run got, when it describes exactly these
+    /// games: a summary written by an interrupted session says so, which the records alone
+    /// cannot tell (they only show that games are missing).
+    pub fn recorded_completion(&self, games_finished: u64) -> Option<Completion> {
+        let [one] = self.entries.as_slice() else {
+            return None;
+        };
+        let text = std::fs::read_to_string(&one.files.summary).ok()?;
+        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+        (v.get("games_finished")?.as_u64()? == games_finished)
+            .then(|| serde_json::from_value(v.get("completion")?.clone()).ok())
+            .flatten()
+    }
+
     /// Every record of the folder (first copy of each game), each checked against its shard's
     /// configuration. An incomplete last line (a run in progress) is ignored.
     pub fn records(&self) -> Result<Vec<GameRecord>> {
@@ -241,6 +268,29 @@ impl RunDir {
             .iter()
             .map(|r| (r.key(), GameLite::from_record(r)))
             .collect())
+    }
+}
+
+/// The command that continues a run (or `shard` of it) in `dir`:
+/// `wuzi-arena resume DIR [--shard I/N]`.
+pub fn resume_command(dir: &Path, shard: Option<Shard>) -> String {
+    let mut cmd = format!("wuzi-arena resume {}", shell_word(&dir.to_string_lossy()));
+    if let Some(s) = shard {
+        cmd.push_str(&format!(" --shard {s}"));
+    }
+    cmd
+}
+
+/// `word` as one shell word: as it is when it needs no quoting, else in single quotes.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 

@@ -207,6 +207,37 @@ pub struct SprtSummary {
     pub status: SprtStatus,
     /// Pairs counted when it decided (`None`: undecided).
     pub decided_after_pairs: Option<u64>,
+    /// Undecided with every pair of the budget counted: the test ended without a decision.
+    #[serde(default)]
+    pub budget_spent: bool,
+}
+
+impl SprtSummary {
+    /// The state in words: `H1 accepted after 52 pairs`, `undecided (budget spent)`, or
+    /// `continue` while pairs remain.
+    pub fn state(&self) -> String {
+        match (self.status.verdict, self.decided_after_pairs) {
+            (SprtVerdict::AcceptH1, Some(n)) => format!("H1 accepted after {n} pairs"),
+            (SprtVerdict::AcceptH0, Some(n)) => format!("H0 accepted after {n} pairs"),
+            _ if self.budget_spent => "undecided (budget spent)".to_string(),
+            _ => "continue".to_string(),
+        }
+    }
+}
+
+/// How far a run got.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Completion {
+    /// Every matchup counted all its pairs or stopped where its SPRT decided.
+    #[default]
+    Finished,
+    /// A signal (Ctrl-C, SIGTERM) stopped the session before the end; the summary covers
+    /// the games finished until then.
+    Interrupted,
+    /// Games are missing and no session said why: the run was killed, failed, or is still
+    /// running.
+    Incomplete,
 }
 
 /// One opening's results in a matchup.
@@ -354,6 +385,13 @@ pub struct Summary {
     pub shard: Option<String>,
     /// Games finished (counted or not).
     pub games_finished: u64,
+    /// Games the run plans (every pair of the summary's shard, both games; an SPRT may stop
+    /// it earlier).
+    #[serde(default)]
+    pub games_planned: u64,
+    /// Whether the run got to its end; statistics of an unfinished run are no verdict.
+    #[serde(default)]
+    pub completion: Completion,
     /// Per matchup.
     pub matchups: Vec<MatchupSummary>,
     /// Per player, over all matchups.
@@ -374,13 +412,28 @@ pub fn summarize(config: &RunConfig, games: &GameMap) -> Summary {
     summarize_tallies(config, &tallies, games.len() as u64)
 }
 
+/// Pairs of matchup `m` that `config` plays (all of them, or its shard's).
+fn own_pairs(config: &RunConfig, m: usize) -> u64 {
+    (0..config.pairs)
+        .filter(|&local| config.plays(config.global_pair(m, local)))
+        .count() as u64
+}
+
 /// The summary from already computed tallies.
 pub fn summarize_tallies(config: &RunConfig, tallies: &[Tally], finished: u64) -> Summary {
+    let own: Vec<u64> = (0..config.matchups.len())
+        .map(|m| own_pairs(config, m))
+        .collect();
+    let complete = tallies
+        .iter()
+        .zip(&own)
+        .all(|(t, &n)| t.decision.is_some() || t.pairs() >= n);
     let matchups: Vec<MatchupSummary> = config
         .matchups
         .iter()
         .zip(tallies)
-        .map(|(m, t)| MatchupSummary {
+        .zip(&own)
+        .map(|((m, t), &own)| MatchupSummary {
             first: config.players[m.first].name.clone(),
             second: config.players[m.second].name.clone(),
             pairs_planned: config.pairs,
@@ -406,6 +459,7 @@ pub fn summarize_tallies(config: &RunConfig, tallies: &[Tally], finished: u64) -
                 params,
                 status: sprt_status(&t.penta, &params),
                 decided_after_pairs: t.decision.map(|d| d.pairs),
+                budget_spent: t.decision.is_none() && t.pairs() >= own,
             }),
             openings: t
                 .openings
@@ -480,6 +534,12 @@ pub fn summarize_tallies(config: &RunConfig, tallies: &[Tally], finished: u64) -
         seed: config.seed,
         shard: config.shard.map(|s| s.to_string()),
         games_finished: finished,
+        games_planned: own.iter().sum::<u64>() * 2,
+        completion: if complete {
+            Completion::Finished
+        } else {
+            Completion::Incomplete
+        },
         matchups,
         players,
         sweep,
@@ -550,17 +610,60 @@ fn table(rows: &[Vec<String>]) -> String {
     out
 }
 
-/// The SPRT line: `LLR 1.23 [-2.94, 2.94] continue`.
+/// The SPRT line: `LLR 1.23 [-2.94, 2.94] continue` (see [`SprtSummary::state`]).
 pub fn fmt_sprt(s: &SprtSummary) -> String {
-    let verdict = match (s.status.verdict, s.decided_after_pairs) {
-        (SprtVerdict::AcceptH1, Some(n)) => format!("H1 accepted after {n} pairs"),
-        (SprtVerdict::AcceptH0, Some(n)) => format!("H0 accepted after {n} pairs"),
-        _ => "continue".to_string(),
-    };
+    let verdict = s.state();
     format!(
         "SPRT [{}, {}] ({}) LLR {:.2} [{:.2}, {:.2}] {verdict}",
         s.params.elo0, s.params.elo1, s.params.model, s.status.llr, s.status.lower, s.status.upper
     )
+}
+
+/// How far an unfinished run got, in words (`None` when it finished): `interrupted after 22
+/// of 120 games: no verdict`, or `incomplete: 22 of 120 games recorded; ...`.
+pub fn completion_note(summary: &Summary) -> Option<String> {
+    let (n, m) = (summary.games_finished, summary.games_planned);
+    match summary.completion {
+        Completion::Finished => None,
+        Completion::Interrupted => Some(format!("interrupted after {n} of {m} games: no verdict")),
+        Completion::Incomplete => Some(format!(
+            "incomplete: {n} of {m} games recorded; the run did not finish (or is still \
+             running): no verdict"
+        )),
+    }
+}
+
+/// Games finished but not counted because an SPRT had decided before them (they were in
+/// flight when it stopped its matchup), in words; `None` when every finished game counts or
+/// the run did not finish.
+pub fn uncounted_note(summary: &Summary) -> Option<String> {
+    let decided = summary.matchups.iter().any(|m| {
+        m.sprt
+            .as_ref()
+            .is_some_and(|s| s.decided_after_pairs.is_some())
+    });
+    let counted: u64 = summary.matchups.iter().map(|m| m.games).sum();
+    let extra = summary.games_finished.saturating_sub(counted);
+    (decided && extra > 0 && summary.completion == Completion::Finished).then(|| {
+        let (games, are) = if extra == 1 {
+            ("game", "is")
+        } else {
+            ("games", "are")
+        };
+        if summary.matchups.len() == 1 {
+            format!(
+                "{} games played; the SPRT decided after {counted} ({extra} {games} in flight \
+                 when it stopped {are} not counted)",
+                summary.games_finished
+            )
+        } else {
+            format!(
+                "{} games played, {counted} counted ({extra} {games} in flight when an SPRT \
+                 stopped their matchup {are} not counted)",
+                summary.games_finished
+            )
+        }
+    })
 }
 
 /// The terminal report: per-matchup table, SPRT lines, standings and the sweep table.
@@ -582,6 +685,9 @@ pub fn render(summary: &Summary) -> String {
             .map(|s| format!(" | shard {s}"))
             .unwrap_or_default()
     );
+    if let Some(note) = completion_note(summary) {
+        let _ = writeln!(out, "{note}");
+    }
     let mut rows = vec![[
         "matchup",
         "games",
@@ -686,6 +792,9 @@ pub fn render(summary: &Summary) -> String {
                 String::new()
             }
         );
+    }
+    if let Some(note) = uncounted_note(summary) {
+        let _ = writeln!(out, "{note}");
     }
     out
 }
@@ -812,6 +921,104 @@ mod tests {
         let json = serde_json::to_string(&s).expect("serializes");
         let back: Summary = serde_json::from_str(&json).expect("parses");
         assert_eq!(back.matchups[0].penta, s.matchups[0].penta);
+    }
+
+    /// Pair `g` of a one-matchup run: both games won by the first player (WW) or split (WL).
+    fn insert_pair(games: &mut GameMap, g: u64, first_wins_both: bool) {
+        games.insert((g, 0), lite(0, Some(Stone::Black)));
+        let second = if first_wins_both {
+            Stone::White
+        } else {
+            Stone::Black
+        };
+        games.insert((g, 1), lite(1, Some(second)));
+    }
+
+    #[test]
+    fn an_sprt_out_of_budget_is_undecided_budget_spent_not_continue() {
+        let mut config = tiny_config(3);
+        // Three even pairs cannot decide 0 against 5 Elo.
+        config.sprt = Some(SprtParams::new(0.0, 5.0, crate::stats::EloModel::Logistic));
+        let mut games = GameMap::new();
+        for g in 0..2 {
+            insert_pair(&mut games, g, false);
+        }
+        // Pairs remain: the test goes on, and the run is not finished.
+        let s = summarize(&config, &games);
+        let sprt = s.matchups[0].sprt.as_ref().expect("an SPRT");
+        assert!(!sprt.budget_spent);
+        assert!(fmt_sprt(sprt).ends_with(" continue"), "{}", fmt_sprt(sprt));
+        assert_eq!(s.completion, Completion::Incomplete);
+        assert_eq!((s.games_finished, s.games_planned), (4, 6));
+        let text = render(&s);
+        assert!(
+            text.contains("incomplete: 4 of 6 games recorded; the run did not finish"),
+            "{text}"
+        );
+        // Every pair counted without a decision: the budget is spent.
+        insert_pair(&mut games, 2, false);
+        let s = summarize(&config, &games);
+        let sprt = s.matchups[0].sprt.as_ref().expect("an SPRT");
+        assert!(sprt.budget_spent);
+        assert_eq!(sprt.state(), "undecided (budget spent)");
+        assert_eq!(s.completion, Completion::Finished);
+        let text = render(&s);
+        assert!(text.contains("undecided (budget spent)"), "{text}");
+        assert!(
+            !text.contains("continue") && !text.contains("incomplete"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn games_in_flight_after_the_sprt_stop_are_said_to_be_uncounted() {
+        let mut config = tiny_config(100);
+        config.sprt = Some(SprtParams::new(0.0, 50.0, crate::stats::EloModel::Logistic));
+        let mut games = GameMap::new();
+        let mut g = 0;
+        while summarize(&config, &games).matchups[0]
+            .sprt
+            .as_ref()
+            .and_then(|s| s.decided_after_pairs)
+            .is_none()
+        {
+            insert_pair(&mut games, g, true);
+            g += 1;
+        }
+        let counted = 2 * g;
+        // Exactly the decision's games: nothing to explain.
+        assert_eq!(uncounted_note(&summarize(&config, &games)), None);
+        // Three games were still running when the SPRT stopped the matchup.
+        insert_pair(&mut games, g, true);
+        games.insert((g + 1, 0), lite(0, Some(Stone::Black)));
+        let s = summarize(&config, &games);
+        assert_eq!(s.completion, Completion::Finished);
+        assert_eq!(s.matchups[0].games, counted);
+        let expected = format!(
+            "{} games played; the SPRT decided after {counted} (3 games in flight when it \
+             stopped are not counted)",
+            counted + 3
+        );
+        assert_eq!(uncounted_note(&s).as_deref(), Some(expected.as_str()));
+        assert!(render(&s).contains(&expected), "{}", render(&s));
+    }
+
+    #[test]
+    fn an_unfinished_run_is_no_verdict() {
+        let config = tiny_config(3);
+        let mut games = GameMap::new();
+        insert_pair(&mut games, 0, true);
+        let mut s = summarize(&config, &games);
+        assert_eq!(s.completion, Completion::Incomplete);
+        s.completion = Completion::Interrupted;
+        assert_eq!(
+            completion_note(&s).as_deref(),
+            Some("interrupted after 2 of 6 games: no verdict")
+        );
+        for g in 1..3 {
+            insert_pair(&mut games, g, true);
+        }
+        assert_eq!(completion_note(&summarize(&config, &games)), None);
     }
 
     #[test]

@@ -81,6 +81,10 @@ pub enum TuneError {
     /// none when one is needed.
     #[error("{0}")]
     State(String),
+    /// A signal (Ctrl-C, SIGTERM) stopped the games of an iteration; the checkpoint holds
+    /// the last completed one.
+    #[error("interrupted")]
+    Interrupted,
     /// A chart could not be drawn.
     #[error("chart {path}: {message}")]
     Chart {

@@ -19,6 +19,7 @@ use wuzi_tuner::shared::{work, WorkerOptions};
 use wuzi_tuner::spec::{load_openings, verify_openings_seed, TuneConfig, TuneSpec};
 use wuzi_tuner::tune::{load_config, tune, TuneOptions, TuneOutcome, TuneProgress};
 use wuzi_tuner::verify::{load_tune, repeats_openings, verify, VERIFY_DIR};
+use wuzi_tuner::TuneError;
 
 #[derive(Parser)]
 #[command(
@@ -331,6 +332,23 @@ fn run_tune(
     if !outcome.completed || outcome.no_verify {
         tune_report(dir);
     }
+    let resume = format!(
+        "wuzi-tune resume {}{}",
+        wuzi_arena::run_dir::shell_word(&dir.to_string_lossy()),
+        if args.no_verify { " --no-verify" } else { "" }
+    );
+    if outcome.interrupted {
+        println!(
+            "interrupted after iteration {} of {} ({} of {} games; the games of the iteration \
+             in progress were dropped)",
+            outcome.iterations_done,
+            config.iterations(),
+            outcome.totals.games(),
+            config.pairs * 2
+        );
+        println!("resume with: {resume}");
+        return Err(TuneError::Interrupted.into());
+    }
     if !outcome.completed {
         eprintln!(
             "stopped after iteration {} of {}; continue with `wuzi-tune resume {}`",
@@ -350,16 +368,23 @@ fn run_tune(
         }
         return Ok(());
     }
-    run_verify(
+    let verified = run_verify(
         config,
         &outcome.tuned,
         &outcome.start,
         concurrency,
         &dir.join(VERIFY_DIR),
         args.quiet,
-    )?;
+    );
     tune_report(dir);
-    Ok(())
+    if matches!(
+        verified.as_ref().map_err(|e| e.downcast_ref::<TuneError>()),
+        Err(Some(TuneError::Interrupted))
+    ) {
+        // The tune is done; resuming it plays the rest of the verification.
+        println!("resume with: {resume}");
+    }
+    verified
 }
 
 /// Writes the tune's `report.html`; a failure is reported, not fatal (`wuzi-tune report DIR`
@@ -396,7 +421,18 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &RunArgs) -> Resu
         pb.set_position(p.games_done);
         pb.set_message(tune_message(p));
     };
-    let outcome = work(config, opts, &mut observer)?;
+    let outcome = match work(config, opts, &mut observer) {
+        Err(TuneError::Interrupted) => {
+            pb.finish_and_clear();
+            println!(
+                "interrupted: this worker's claimed iteration is played again by another worker \
+                 after its lease; start a worker again with: {}",
+                this_command()
+            );
+            return Err(TuneError::Interrupted.into());
+        }
+        other => other?,
+    };
     pb.finish_and_clear();
     let s = &outcome.stats;
     println!(
@@ -429,6 +465,7 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &RunArgs) -> Resu
         theta: outcome.state.theta.clone(),
         iterations_done: outcome.state.applied,
         completed: true,
+        interrupted: false,
         resumed_from: 0,
         history: outcome.history.clone(),
         totals: outcome.state.totals.clone(),
@@ -547,16 +584,21 @@ fn run_verify(
     let outcome = verify(config, tuned, start, concurrency, Some(out), &mut observer)?;
     pb.finish_and_clear();
     print!("{}", render(&outcome.run.summary));
-    println!(
-        "verification: tuned vs start Elo {}",
-        fmt_estimate(outcome.elo)
-    );
+    if !outcome.run.interrupted {
+        println!(
+            "verification: tuned vs start Elo {}",
+            fmt_estimate(outcome.elo)
+        );
+    }
     for c in wuzi_tuner::chart::write_verify_charts(out)? {
         eprintln!("chart: {}", c.display());
     }
     match wuzi_arena::report::write_run_report(out, None, &Default::default()) {
         Ok(path) => eprintln!("report: {}", path.display()),
         Err(e) => eprintln!("warning: verification report not written: {e:#}"),
+    }
+    if outcome.run.interrupted {
+        return Err(TuneError::Interrupted.into());
     }
     Ok(())
 }
@@ -759,7 +801,15 @@ fn main_inner() -> Result<()> {
             if concurrency == 0 {
                 bail!("--concurrency must be at least 1");
             }
-            run_verify(&config, &tuned, &start, concurrency, &out, quiet)?;
+            let verified = run_verify(&config, &tuned, &start, concurrency, &out, quiet);
+            if matches!(
+                verified.as_ref().map_err(|e| e.downcast_ref::<TuneError>()),
+                Err(Some(TuneError::Interrupted))
+            ) {
+                // The verification continues its recorded games when run again.
+                println!("resume with: {}", this_command());
+            }
+            verified?;
             tune_report(&dir);
             Ok(())
         }
@@ -907,9 +957,36 @@ fn main_inner() -> Result<()> {
     }
 }
 
+/// This program's command line, as one line a shell reads back the same.
+fn this_command() -> String {
+    std::iter::once("wuzi-tune".to_string())
+        .chain(
+            std::env::args()
+                .skip(1)
+                .map(|a| wuzi_arena::run_dir::shell_word(&a)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn main() -> ExitCode {
-    match main_inner() {
+    // Ctrl-C and SIGTERM stop a tune after dropping the games in flight (see
+    // wuzi_arena::interrupt): the checkpoint stays, and `wuzi-tune resume` continues.
+    if let Err(e) = wuzi_arena::interrupt::install() {
+        eprintln!("warning: {e}");
+    }
+    let result = main_inner();
+    wuzi_arena::external::wait_for_exits();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if matches!(e.downcast_ref::<TuneError>(), Some(TuneError::Interrupted)) => {
+            ExitCode::from(wuzi_arena::interrupt::EXIT_STATUS)
+        }
+        // What failed after a signal failed because of it.
+        Err(e) if wuzi_arena::interrupt::requested() => {
+            eprintln!("interrupted: {e:#}");
+            ExitCode::from(wuzi_arena::interrupt::EXIT_STATUS)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)

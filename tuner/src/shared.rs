@@ -469,6 +469,7 @@ pub fn work(
     observer: &mut dyn FnMut(&TuneProgress<'_>),
 ) -> Result<WorkerOutcome> {
     config.validate()?;
+    wuzi_arena::interrupt::games_started();
     let dir = opts.dir.as_path();
     std::fs::create_dir_all(dir.join(WORKERS_DIR))
         .map_err(|e| TuneError::io(dir.join(WORKERS_DIR), e))?;

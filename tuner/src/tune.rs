@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use wuzi_arena::config::mix64;
 use wuzi_arena::player::{GameStart, MoveReply, MoveRequest, Player, PlayerError};
-use wuzi_arena::referee::play_game;
+use wuzi_arena::referee::play_game_unless;
 use wuzi_arena::stats::{Outcome, Penta};
 use wuzi_arena::PlayerLimits;
 use wuzi_engine::{Engine, Limits, Params, Stone};
@@ -214,6 +214,9 @@ pub struct TuneOutcome {
     pub iterations_done: u64,
     /// Every planned iteration was played.
     pub completed: bool,
+    /// A signal stopped the tune (see `wuzi_arena::interrupt`): the games of the iteration in
+    /// progress were dropped, and the checkpoint resumes after the last completed one.
+    pub interrupted: bool,
     /// Iterations completed before this session (from the checkpoint).
     pub resumed_from: u64,
     /// One record per completed iteration, from the first.
@@ -337,6 +340,7 @@ fn play_pair(
     let mut e_minus = pool.take(minus);
     let mut out = [Outcome::Draw; 2];
     let mut failure = None;
+    let mut interrupted = false;
     for game in 0..2u8 {
         let mut p = PoolPlayer {
             name: "engine+",
@@ -354,14 +358,19 @@ fn play_pair(
             ([&mut m, &mut p], Stone::White)
         };
         let seed = game_seed(config.spsa.seed, g, game);
-        match play_game(
+        match play_game_unless(
             &config.game,
             &opening.moves,
             players,
             [&config.limits, &config.limits],
             seed,
+            &wuzi_arena::interrupt::requested,
         ) {
-            Ok(r) => {
+            Ok(None) => {
+                interrupted = true;
+                break;
+            }
+            Ok(Some(r)) => {
                 out[usize::from(game)] = match r.winner {
                     None => Outcome::Draw,
                     Some(w) if w == plus_colour => Outcome::Win,
@@ -378,6 +387,7 @@ fn play_pair(
     pool.give(e_minus);
     match failure {
         Some(e) => Err(e.into()),
+        None if interrupted => Err(TuneError::Interrupted),
         None => Ok(out),
     }
 }
@@ -563,11 +573,17 @@ pub fn tune(
     });
 
     let mut done = resumed_from;
+    let mut interrupted = false;
+    wuzi_arena::interrupt::games_started();
     for k in resumed_from + 1..=last {
+        if wuzi_arena::interrupt::requested() {
+            interrupted = true;
+            break;
+        }
         let pert = spsa.perturb(&theta, k)?;
         let plus = config.params_at(&pert.plus)?;
         let minus = config.params_at(&pert.minus)?;
-        let (wins, draws, losses, penta) = play_batch(
+        let played = play_batch(
             config,
             &pool,
             &engines,
@@ -575,7 +591,15 @@ pub fn tune(
             &minus,
             config.first_pair(k),
             config.pairs_in_iteration(k),
-        )?;
+        );
+        let (wins, draws, losses, penta) = match played {
+            // The iteration's games are dropped; the checkpoint stays at k - 1.
+            Err(TuneError::Interrupted) => {
+                interrupted = true;
+                break;
+            }
+            other => other?,
+        };
         for (t, p) in totals.penta.counts.iter_mut().zip(penta.counts) {
             *t += p;
         }
@@ -631,6 +655,7 @@ pub fn tune(
         theta,
         iterations_done: done,
         completed: done == total_iterations,
+        interrupted,
         resumed_from,
         history,
         totals,

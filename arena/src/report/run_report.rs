@@ -17,7 +17,7 @@ use crate::referee::Reason;
 use crate::run_charts::chart_run_dir;
 use crate::run_dir::RunDir;
 use crate::stats::{Estimate, SprtVerdict};
-use crate::summary::{fmt_estimate, MatchupSummary, Summary};
+use crate::summary::{completion_note, fmt_estimate, Completion, MatchupSummary, Summary};
 
 /// Most rows of the non-five endings table (the counts above it cover all).
 const MAX_ENDING_ROWS: usize = 1000;
@@ -35,6 +35,8 @@ pub struct RunReport {
     pub records: Vec<GameRecord>,
     /// The run's charts, drawn afresh.
     pub charts: Vec<Chart>,
+    /// The command that continues the run (shown when it did not finish).
+    pub resume_command: String,
 }
 
 impl RunReport {
@@ -46,6 +48,11 @@ impl RunReport {
         let config = run_dir.config();
         let mut records = run_dir.records()?;
         records.sort_by_key(GameRecord::key);
+        if summary.completion == Completion::Incomplete
+            && run_dir.recorded_completion(summary.games_finished) == Some(Completion::Interrupted)
+        {
+            summary.completion = Completion::Interrupted;
+        }
         if let [one] = run_dir.entries.as_slice() {
             if let Ok(text) = std::fs::read_to_string(&one.files.summary) {
                 // Only the timing: everything else is recomputed from the records above.
@@ -74,6 +81,7 @@ impl RunReport {
             summary,
             records,
             charts,
+            resume_command: run_dir.resume_command(),
         })
     }
 
@@ -261,8 +269,14 @@ impl RunReport {
     fn summary_html(&self) -> String {
         let s = &self.summary;
         let mut html = String::new();
-        if let [m] = s.matchups.as_slice() {
-            html.push_str(&verdict_banner(m));
+        match completion_note(s) {
+            // An unfinished run's numbers are no decision, whatever they look like.
+            Some(note) => html.push_str(&unfinished_banner(&note, &self.resume_command)),
+            None => {
+                if let [m] = s.matchups.as_slice() {
+                    html.push_str(&verdict_banner(m));
+                }
+            }
         }
         let rows: Vec<(Vec<Cell>, Option<String>)> =
             s.matchups.iter().map(|m| (matchup_row(m), None)).collect();
@@ -495,10 +509,11 @@ fn score_cell(e: Option<Estimate>) -> Cell {
 /// The SPRT of a matchup: bounds, LLR and state.
 fn sprt_row(m: &MatchupSummary) -> Option<Vec<Cell>> {
     let s = m.sprt.as_ref()?;
-    let state = match (s.status.verdict, s.decided_after_pairs) {
-        (SprtVerdict::AcceptH1, Some(n)) => format!("H1 accepted after {n} pairs"),
-        (SprtVerdict::AcceptH0, Some(n)) => format!("H0 accepted after {n} pairs"),
-        _ => "undecided".into(),
+    // Pairs remain: undecided so far (a page is read after the run, not while it continues).
+    let state = if s.decided_after_pairs.is_none() && !s.budget_spent {
+        "undecided".to_string()
+    } else {
+        s.state()
     };
     Some(vec![
         Cell::text(format!("{} vs {}", m.first, m.second)),
@@ -534,8 +549,16 @@ fn matchup_row(m: &MatchupSummary) -> Vec<Cell> {
     ]
 }
 
-/// The verdict of a single matchup, as a coloured banner: SPRT state or the Elo interval's
-/// sign.
+/// The neutral banner of a run that did not finish: how far it got and how to continue.
+fn unfinished_banner(note: &str, resume_command: &str) -> String {
+    format!(
+        "<div class=\"verdict open\">{}</div>\n",
+        escape(&format!("{note}; resume with `{resume_command}`"))
+    )
+}
+
+/// The verdict of a finished single matchup: SPRT state or the Elo interval's sign (a
+/// player is called stronger or weaker only when the 95% interval excludes 0).
 pub fn verdict_banner(m: &MatchupSummary) -> String {
     let elo = fmt_estimate(m.elo);
     let (class, text) = match &m.sprt {
@@ -557,8 +580,15 @@ pub fn verdict_banner(m: &MatchupSummary) -> String {
             SprtVerdict::Continue => (
                 "open",
                 format!(
-                    "SPRT undecided: LLR {:.2} within [{:.2}, {:.2}]; Elo {elo}",
-                    s.status.llr, s.status.lower, s.status.upper
+                    "SPRT undecided{}: LLR {:.2} within [{:.2}, {:.2}]; Elo {elo}",
+                    if s.budget_spent {
+                        " (budget spent)"
+                    } else {
+                        ""
+                    },
+                    s.status.llr,
+                    s.status.lower,
+                    s.status.upper
                 ),
             ),
         },
@@ -575,4 +605,118 @@ pub fn verdict_banner(m: &MatchupSummary) -> String {
             m.first, m.second, m.games
         ))
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::tests_support::tiny_config;
+    use crate::stats::{EloModel, SprtParams};
+    use crate::summary::{summarize, GameLite, GameMap};
+    use wuzi_engine::Stone;
+
+    /// Pair `g`: the first player wins both games (WW) or the pair is split (WL).
+    fn insert_pair(games: &mut GameMap, g: u64, first_wins_both: bool) {
+        let lite = |game: u8, winner: Stone| GameLite {
+            opening: 0,
+            game,
+            winner: Some(winner),
+            reason: Reason::Five,
+            moves: [10, 10],
+            nodes: [1000, 1000],
+            ms: [5, 5],
+        };
+        games.insert((g, 0), lite(0, Stone::Black));
+        let second = if first_wins_both {
+            Stone::White
+        } else {
+            Stone::Black
+        };
+        games.insert((g, 1), lite(1, second));
+    }
+
+    fn report(config: RunConfig, summary: Summary) -> RunReport {
+        RunReport {
+            dir: PathBuf::from("/runs/x"),
+            config,
+            summary,
+            records: Vec::new(),
+            charts: Vec::new(),
+            resume_command: "wuzi-arena resume /runs/x".into(),
+        }
+    }
+
+    #[test]
+    fn a_partial_run_gets_a_neutral_banner_never_a_decision() {
+        // 11 of 60 pairs won outright: an "a stronger" banner if it were a finished run.
+        let config = tiny_config(60);
+        let mut games = GameMap::new();
+        for g in 0..11 {
+            insert_pair(&mut games, g, true);
+        }
+        let mut summary = summarize(&config, &games);
+        assert_eq!(summary.completion, Completion::Incomplete);
+        let html = report(config.clone(), summary.clone()).summary_html();
+        assert!(html.contains("verdict open"), "{html}");
+        assert!(
+            html.contains("incomplete: 22 of 120 games recorded"),
+            "{html}"
+        );
+        assert!(
+            html.contains("resume with `wuzi-arena resume /runs/x`"),
+            "{html}"
+        );
+        assert!(
+            !html.contains("stronger") && !html.contains("verdict pass"),
+            "{html}"
+        );
+
+        summary.completion = Completion::Interrupted;
+        let html = report(config, summary).summary_html();
+        assert!(
+            html.contains("interrupted after 22 of 120 games: no verdict"),
+            "{html}"
+        );
+        assert!(
+            !html.contains("stronger") && !html.contains("verdict pass"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn a_finished_run_without_sprt_calls_a_player_stronger_only_when_the_interval_excludes_0() {
+        let config = tiny_config(8);
+        let mut games = GameMap::new();
+        for g in 0..8 {
+            insert_pair(&mut games, g, g < 2);
+        }
+        let summary = summarize(&config, &games);
+        let elo = summary.matchups[0].elo.expect("an estimate");
+        assert!(elo.lower < 0.0 && elo.upper > 0.0, "{elo:?}");
+        let html = report(config.clone(), summary).summary_html();
+        assert!(html.contains("no significant difference"), "{html}");
+        assert!(!html.contains("stronger"), "{html}");
+
+        let mut games = GameMap::new();
+        for g in 0..8 {
+            insert_pair(&mut games, g, g < 6);
+        }
+        let summary = summarize(&config, &games);
+        assert!(summary.matchups[0].elo.expect("an estimate").lower > 0.0);
+        let html = report(config, summary).summary_html();
+        assert!(html.contains("a stronger"), "{html}");
+    }
+
+    #[test]
+    fn an_sprt_out_of_budget_reads_undecided_budget_spent() {
+        let mut config = tiny_config(3);
+        config.sprt = Some(SprtParams::new(0.0, 5.0, EloModel::Logistic));
+        let mut games = GameMap::new();
+        for g in 0..3 {
+            insert_pair(&mut games, g, false);
+        }
+        let html = report(config.clone(), summarize(&config, &games)).summary_html();
+        assert!(html.contains("SPRT undecided (budget spent)"), "{html}");
+        assert!(html.contains("<td>undecided (budget spent)</td>"), "{html}");
+    }
 }
