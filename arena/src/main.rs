@@ -1373,14 +1373,7 @@ impl std::error::Error for Interrupted {}
 
 /// This program's command line, as one line a shell reads back the same.
 fn this_command() -> String {
-    std::iter::once("wuzi-arena".to_string())
-        .chain(
-            std::env::args()
-                .skip(1)
-                .map(|a| wuzi_arena::run_dir::shell_word(&a)),
-        )
-        .collect::<Vec<_>>()
-        .join(" ")
+    wuzi_arena::run_dir::this_command("wuzi-arena")
 }
 
 /// The gate found a regression: exit status 1 (its report is already printed).

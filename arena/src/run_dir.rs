@@ -294,6 +294,15 @@ pub fn shell_word(word: &str) -> String {
     }
 }
 
+/// This process's command line as `program` followed by its arguments, one line a shell reads
+/// back the same: the command to run again that the binaries print after an interrupt.
+pub fn this_command(program: &str) -> String {
+    std::iter::once(program.to_string())
+        .chain(std::env::args().skip(1).map(|a| shell_word(&a)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Reads a records file (missing: empty), checking each record belongs to `config`; cuts an
 /// incomplete last line off the file when `repair` is set. Returns the first copy of each game.
 pub fn load_records_file(config: &RunConfig, path: &Path, repair: bool) -> Result<Vec<GameRecord>> {

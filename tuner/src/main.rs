@@ -959,14 +959,7 @@ fn main_inner() -> Result<()> {
 
 /// This program's command line, as one line a shell reads back the same.
 fn this_command() -> String {
-    std::iter::once("wuzi-tune".to_string())
-        .chain(
-            std::env::args()
-                .skip(1)
-                .map(|a| wuzi_arena::run_dir::shell_word(&a)),
-        )
-        .collect::<Vec<_>>()
-        .join(" ")
+    wuzi_arena::run_dir::this_command("wuzi-tune")
 }
 
 fn main() -> ExitCode {
