@@ -1,7 +1,7 @@
 //! Measurements of the arena itself: time spent outside the engine's search, games per second
 //! with one and several workers, CPU time and peak memory (`wuzi-arena bench`).
 //!
-//! - Every [`crate::player::EnginePlayer`] adds the wall time of each `Engine::search` call to
+//! - Every [`wuzi_players::EnginePlayer`] adds the wall time of each `Engine::search` call to
 //!   process-wide counters ([`search_totals`]), and, once [`set_cpu_accounting`] is on, the
 //!   calling thread's CPU time spent in it. Everything else a run does (building players and
 //!   clearing their hash tables, the referee, records, statistics) is the arena's overhead.
@@ -12,99 +12,24 @@
 //!   arithmetic than one right now, the ceiling of any N-worker speedup on a shared machine.
 //! - Each worker keeps at most [`MAX_ENGINES_PER_WORKER`] engines alive (fewer when the run has
 //!   fewer players), each with one transposition table of the player's `hash_mb` (`--hash-mb`,
-//!   at most [`crate::player::MAX_HASH_MB`]); [`hash_bound_bytes`] is the resulting bound on the
+//!   at most [`wuzi_players::MAX_HASH_MB`]); [`hash_bound_bytes`] is the resulting bound on the
 //!   hash memory of a run.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::config::RunConfig;
-use crate::error::Result;
-use crate::player::PlayerKind;
-use crate::run::{run, RunOptions, PLAYER_CACHE};
+use wuzi_players::PlayerKind;
+use wuzi_runs::config::RunConfig;
+use wuzi_runs::error::Result;
+use wuzi_runs::run::{run, RunOptions, PLAYER_CACHE};
+
+pub use wuzi_players::timer::{
+    search_totals, set_cpu_accounting, thread_cpu_time, SearchTimer, SearchTotals,
+};
 
 /// Most engines a worker holds at once: its cache plus the two players of the game it is
 /// setting up.
 pub const MAX_ENGINES_PER_WORKER: usize = PLAYER_CACHE + 2;
-
-static SEARCH_NANOS: AtomicU64 = AtomicU64::new(0);
-static SEARCH_CPU_NANOS: AtomicU64 = AtomicU64::new(0);
-static SEARCHES: AtomicU64 = AtomicU64::new(0);
-static CPU_ACCOUNTING: AtomicBool = AtomicBool::new(false);
-
-fn nanos(d: Duration) -> u64 {
-    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
-}
-
-/// Also count the CPU time of engine searches (two clock reads per search; off by default).
-pub fn set_cpu_accounting(on: bool) {
-    CPU_ACCOUNTING.store(on, Ordering::Relaxed);
-}
-
-/// Times one engine search: [`SearchTimer::start`] before it, [`SearchTimer::stop`] after.
-#[derive(Debug)]
-pub struct SearchTimer {
-    wall: Instant,
-    cpu: Option<Duration>,
-}
-
-impl SearchTimer {
-    /// Starts timing on the calling thread.
-    pub fn start() -> SearchTimer {
-        let cpu = if CPU_ACCOUNTING.load(Ordering::Relaxed) {
-            thread_cpu_time()
-        } else {
-            None
-        };
-        SearchTimer {
-            wall: Instant::now(),
-            cpu,
-        }
-    }
-
-    /// Adds the search's wall (and CPU) time to the process-wide totals.
-    pub fn stop(self) {
-        SEARCH_NANOS.fetch_add(nanos(self.wall.elapsed()), Ordering::Relaxed);
-        SEARCHES.fetch_add(1, Ordering::Relaxed);
-        if let (Some(a), Some(b)) = (self.cpu, thread_cpu_time()) {
-            SEARCH_CPU_NANOS.fetch_add(nanos(b.saturating_sub(a)), Ordering::Relaxed);
-        }
-    }
-}
-
-/// Searches made by in-process engine players since the process started, and their total wall
-/// time.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SearchTotals {
-    /// Number of `Engine::search` calls.
-    pub searches: u64,
-    /// Their summed wall time.
-    pub time: Duration,
-    /// Their summed CPU time, counted while [`set_cpu_accounting`] is on.
-    pub cpu: Duration,
-}
-
-impl std::ops::Sub for SearchTotals {
-    type Output = SearchTotals;
-
-    fn sub(self, rhs: SearchTotals) -> SearchTotals {
-        SearchTotals {
-            searches: self.searches.saturating_sub(rhs.searches),
-            time: self.time.saturating_sub(rhs.time),
-            cpu: self.cpu.saturating_sub(rhs.cpu),
-        }
-    }
-}
-
-/// The current [`SearchTotals`].
-pub fn search_totals() -> SearchTotals {
-    SearchTotals {
-        searches: SEARCHES.load(Ordering::Relaxed),
-        time: Duration::from_nanos(SEARCH_NANOS.load(Ordering::Relaxed)),
-        cpu: Duration::from_nanos(SEARCH_CPU_NANOS.load(Ordering::Relaxed)),
-    }
-}
 
 /// A `kB` field of `/proc/self/status`, in bytes.
 fn status_kb(field: &str) -> Option<u64> {
@@ -141,29 +66,6 @@ pub fn cpu_time() -> Option<Duration> {
                 + Duration::from_micros(t.tv_usec.max(0) as u64)
         };
         Some(tv(usage.ru_utime) + tv(usage.ru_stime))
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        None
-    }
-}
-
-/// CPU time of the calling thread so far; `None` off Linux.
-pub fn thread_cpu_time() -> Option<Duration> {
-    #[cfg(target_os = "linux")]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: a valid pointer to a timespec that lives across the call.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
-            return None;
-        }
-        Some(Duration::new(
-            ts.tv_sec.max(0) as u64,
-            ts.tv_nsec.clamp(0, 999_999_999) as u32,
-        ))
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -307,7 +209,7 @@ pub fn measure(config: &RunConfig, workers: usize, out: Option<PathBuf>) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::tests_support::tiny_config;
+    use wuzi_runs::config::tests_support::tiny_config;
 
     #[test]
     fn proc_readers_work_on_linux() {

@@ -17,8 +17,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use wuzi_engine::Params;
 
-use crate::error::{ArenaError, Result};
-use crate::player::{PlayerKind, PlayerLimits, PlayerSpec};
+use wuzi_players::{PlayerKind, PlayerLimits, PlayerSpec};
+use wuzi_runs::error::{ArenaError, Result};
 
 /// Where the weakened set is shipped (relative to the repository root).
 pub const WEAK_PARAMS_FILE: &str = "suites/params/weak.toml";
@@ -33,9 +33,11 @@ pub const OUT_ROOT: &str = "arena-out";
 
 /// The weakened parameter set.
 pub fn weak_params() -> Result<Params> {
-    Params::from_toml(WEAK_PARAMS).map_err(|error| ArenaError::Params {
-        player: "weak".into(),
-        error,
+    Params::from_toml(WEAK_PARAMS).map_err(|error| {
+        ArenaError::from(wuzi_players::SpecError::Params {
+            player: "weak".into(),
+            error,
+        })
     })
 }
 

@@ -1,52 +1,46 @@
-//! Arena: engine-vs-engine matches, statistics, records and charts.
+//! Arena: engine-vs-engine matches, statistics, records, charts, reports and the gate.
 //!
-//! - [`player`]: player specifications and the [`player::Player`] trait (the in-process engine,
-//!   the classic reference player, external brains).
-//! - [`external`]: external Gomocup brains (`pbrain-*` programs) run as child processes.
-//! - [`opening`]: renju openings in all symmetries, Gomocup and move-list files, random
-//!   balanced openings, symmetric deduplication.
-//! - [`referee`]: plays and adjudicates one game (legality, renju fouls, five rules, clocks).
-//! - [`config`]: a run's configuration and its deterministic schedule (openings, colours, seeds,
-//!   shards, sweep grids).
-//! - [`default_match`]: the built-in default match (`wuzi-arena match` with no `--player`).
-//! - [`run`]: the parallel runner with SPRT early stopping, records, `--resume` and `merge`.
-//! - [`run_dir`]: the files of a run folder; folders shared by the shards of one run.
-//! - [`run_charts`]: the charts of a run (score, colours, SPRT path, sweep Elo), PNG + SVG.
-//! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
-//! - [`record`]: JSON-lines game records, PSQ and move-list export.
-//! - [`report`]: self-contained HTML reports (summary, inline SVG charts, per-opening table,
-//!   non-five endings, a game viewer) of runs and gates.
-//! - [`stats`]: pentanomial statistics and the SPRT.
+//! The arena is built as floors of crates, each using only those below it (see the README's
+//! "Architecture"):
+//!
+//! | floor | crate | owns |
+//! |---|---|---|
+//! | 1 | `wuzi-stats` ([`stats`]) | W/D/L and pentanomial tallies, Elo, LOS, the SPRT (pure) |
+//! | 1 | `wuzi-charts` ([`chart`]) | PNG + SVG charts (drawing only) |
+//! | 1 | `wuzi-players` ([`player`], [`external`], [`registry`]) | the `Player` trait, the engine, external brains, limits |
+//! | 2 | `wuzi-games` ([`opening`], [`referee`], [`record`]) | one game: openings, referee, records |
+//! | 3 | `wuzi-runs` ([`config`], [`run`], [`run_dir`], [`summary`], [`interrupt`], [`error`]) | many games: schedule, runner, run folders, summaries |
+//! | 4 | `wuzi-reports` ([`report`], [`run_charts`]) | charts and HTML reports of run folders |
+//! | 5 | `wuzi-arena` (this crate) | [`gate`], [`bench`], [`default_match`] and the `wuzi-arena` command |
+//!
+//! This crate also re-exports the floors below under the module names the arena has always
+//! had (`wuzi_arena::run`, `wuzi_arena::player`, ...), so programs built on the arena (the
+//! tuner, the tests) need one dependency.
+//!
 //! - [`gate`]: the strength-regression gate (suites, then an SPRT against a baseline).
-//! - [`interrupt`]: Ctrl-C / SIGTERM: one process-wide flag that stops runs cleanly.
 //! - [`bench`]: measurements of the arena itself (overhead, scaling, CPU time, peak memory).
-//! - [`chart`]: PNG + SVG charts of scores, Elo sweeps, SPRT runs, colour splits and tuning.
+//! - [`default_match`]: the built-in default match (`wuzi-arena match` with no `--player`).
 
 #![warn(missing_docs)]
 
 pub mod bench;
-pub mod chart;
-pub mod config;
 pub mod default_match;
-pub mod error;
-pub mod external;
 pub mod gate;
-pub mod interrupt;
-pub mod opening;
-pub mod player;
-pub mod record;
-pub mod referee;
-pub mod registry;
-pub mod report;
-pub mod run;
-pub mod run_charts;
-pub mod run_dir;
-pub mod stats;
-pub mod summary;
+
+pub use wuzi_charts as chart;
+pub use wuzi_games::{opening, record, referee};
+pub use wuzi_players as player;
+pub use wuzi_players::{external, registry};
+pub use wuzi_reports as report;
+pub use wuzi_reports::run_charts;
+pub use wuzi_runs::{config, error, interrupt, run, run_dir, summary};
+pub use wuzi_stats as stats;
 
 pub use config::{Matchup, RunConfig, RunKind, Shard};
 pub use error::ArenaError;
 pub use player::{Player, PlayerLimits, PlayerSpec};
 pub use record::GameRecord;
-pub use run::{merge, run, RunOptions, RunOutcome};
 pub use summary::Summary;
+pub use wuzi_games::GamesError;
+pub use wuzi_players::SpecError;
+pub use wuzi_runs::{merge, RunOptions, RunOutcome};

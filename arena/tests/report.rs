@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use wuzi_arena::config::{mix64, Matchup, RunConfig, RunKind, RUN_FILE};
+use wuzi_arena::gate::write_report;
 use wuzi_arena::opening;
 use wuzi_arena::player::{PlayerLimits, PlayerSpec};
 use wuzi_arena::record::{
     GameRecord, MoveEntry, OpeningRef, RecordPlayer, RecordWriter, GAMES_FILE,
 };
 use wuzi_arena::referee::{GameSettings, Reason};
-use wuzi_arena::report::{write_report, write_run_report, ReportOptions};
+use wuzi_arena::report::{write_run_report, ReportOptions};
 use wuzi_arena::run::{run, RunOptions};
 use wuzi_arena::stats::{EloModel, SprtParams};
 use wuzi_engine::{Board, Outcome, Params, Pos, Stone};

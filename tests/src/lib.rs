@@ -61,7 +61,17 @@ pub fn bin(name: &str) -> PathBuf {
         .and_then(|m| m.modified())
         .unwrap_or_else(|_| panic!("{} is missing: {hint}", path.display()));
     let root = repo_root();
-    for src in ["engine/src", "arena/src", "tuner/src"] {
+    for src in [
+        "engine/src",
+        "arena/src",
+        "arena/stats/src",
+        "arena/charts/src",
+        "arena/players/src",
+        "arena/games/src",
+        "arena/runs/src",
+        "arena/reports/src",
+        "tuner/src",
+    ] {
         if let Some(t) = newest(&root.join(src)) {
             assert!(t <= built, "{} is older than {src}: {hint}", path.display());
         }

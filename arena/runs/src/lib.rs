@@ -1,0 +1,28 @@
+//! Runs of many wuzi games: what to play, playing it in parallel, and what is left on disk.
+//!
+//! - [`config`]: a run's configuration ([`RunConfig`]) and its deterministic schedule
+//!   (openings, colours, seeds, shards, sweep grids).
+//! - [`run`]: the parallel runner with SPRT early stopping, `--resume` and `merge`.
+//! - [`run_dir`]: the files of a run folder; folders shared by the shards of one run.
+//! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
+//! - [`interrupt`]: Ctrl-C / SIGTERM: one process-wide flag that stops runs cleanly.
+//! - [`atomic`]: files written whole or not at all.
+//! - [`error`]: [`ArenaError`], which also carries the players' and games' errors.
+//!
+//! Floors, each using only those below it: `error`, `interrupt` at the ground; `atomic`;
+//! `config`; `summary`; `run_dir`; `run` on top.
+
+#![warn(missing_docs)]
+
+pub mod atomic;
+pub mod config;
+pub mod error;
+pub mod interrupt;
+pub mod run;
+pub mod run_dir;
+pub mod summary;
+
+pub use config::{Matchup, RunConfig, RunKind, Shard};
+pub use error::ArenaError;
+pub use run::{merge, run, RunOptions, RunOutcome};
+pub use summary::Summary;
