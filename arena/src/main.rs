@@ -88,4 +88,3 @@ fn main() -> ExitCode {
         }
     }
 }
-

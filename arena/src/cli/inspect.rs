@@ -1,0 +1,157 @@
+//! Commands that read run folders: `summary`, `chart`, `report`, `export`.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use wuzi_arena::config::{RunConfig, RUN_FILE};
+use wuzi_arena::record::{
+    psq_file_name, read_records, to_move_line, to_psq, ExportFormat, GAMES_FILE,
+};
+use wuzi_arena::run::summarize_dir;
+use wuzi_arena::summary::{render, render_openings};
+
+pub(crate) fn export(
+    input: &Path,
+    format: ExportFormat,
+    out: Option<&Path>,
+    size: Option<usize>,
+) -> Result<()> {
+    if input.is_dir() && !input.join(GAMES_FILE).exists() {
+        // A shard's folder, or the shards of a run sharing one.
+        let run_dir = wuzi_arena::run_dir::RunDir::open(input)?;
+        let mut records = run_dir.records()?;
+        records.sort_by_key(|r| r.key());
+        let size = size.unwrap_or(run_dir.config().game.size);
+        return export_records(&records, format, out, size);
+    }
+    let (file, dir) = if input.is_dir() {
+        (input.join(GAMES_FILE), Some(input.to_path_buf()))
+    } else {
+        (input.to_path_buf(), input.parent().map(Path::to_path_buf))
+    };
+    if !file.exists() {
+        bail!("{}: no such records file", file.display());
+    }
+    let size = match size {
+        Some(s) => s,
+        None => match dir.map(|d| d.join(RUN_FILE)).filter(|p| p.exists()) {
+            Some(run_file) => RunConfig::load(&run_file)?.game.size,
+            None => 15,
+        },
+    };
+    let records = read_records(&file)?;
+    if records.truncated {
+        eprintln!("{}: incomplete last line ignored", file.display());
+    }
+    let mut records = records.records;
+    records.sort_by_key(|r| r.key());
+    export_records(&records, format, out, size)
+}
+
+pub(crate) fn export_records(
+    records: &[wuzi_arena::GameRecord],
+    format: ExportFormat,
+    out: Option<&Path>,
+    size: usize,
+) -> Result<()> {
+    match format {
+        ExportFormat::Psq => {
+            let out = out.context("--out DIR is required for psq export")?;
+            std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+            for r in records {
+                let path = out.join(psq_file_name(r));
+                std::fs::write(&path, to_psq(r, size))
+                    .with_context(|| path.display().to_string())?;
+            }
+            eprintln!("{} games written to {}", records.len(), out.display());
+        }
+        ExportFormat::Moves => {
+            let text: String = records.iter().map(|r| to_move_line(r) + "\n").collect();
+            match out {
+                Some(path) => {
+                    std::fs::write(path, text).with_context(|| path.display().to_string())?
+                }
+                None => print!("{text}"),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `wuzi-arena chart DIR`: the charts of a run folder.
+pub(crate) fn chart(dir: &Path, out: Option<&Path>) -> Result<()> {
+    let (_, written) = wuzi_arena::run_charts::chart_run_dir(dir, out)?;
+    let mut text = String::new();
+    for c in &written {
+        text.push_str(&format!(
+            "{}.png  {}.svg  {}\n",
+            c.stem.display(),
+            c.stem.display(),
+            c.shows
+        ));
+    }
+    // A closed pipe (`| head`) is not an error.
+    let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
+    Ok(())
+}
+
+/// `wuzi-arena summary DIR`: the tables (or JSON) of a run folder, finished or not.
+pub(crate) fn summary(dir: &Path, json: bool, per_opening: bool) -> Result<()> {
+    let summary = summarize_dir(dir)?;
+    let run_dir = wuzi_arena::run_dir::RunDir::open(dir)?;
+    let missing = run_dir.missing_shards();
+    if run_dir.entries.len() > 1 {
+        let gaps = run_dir.unfinished_gaps(&run_dir.games()?);
+        if gaps > 0 {
+            eprintln!(
+                "note: {gaps} pair(s) before the last finished one are not finished \
+                 (shards still running or stopped); the counts and the SPRT state may \
+                 change until they are"
+            );
+        }
+    }
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(|s| s.to_string()).collect();
+        eprintln!(
+            "note: shard(s) {} have no files in {} (not counted)",
+            list.join(", "),
+            dir.display()
+        );
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print!("{}", render(&summary));
+        if per_opening {
+            print!("\n{}", render_openings(&summary));
+        }
+    }
+    if summary.completion != wuzi_arena::summary::Completion::Finished {
+        let resume = format!("resume with: {}", run_dir.resume_command());
+        if json {
+            // Standard output stays JSON.
+            if let Some(note) = wuzi_arena::summary::completion_note(&summary) {
+                eprintln!("{note}");
+            }
+            eprintln!("{resume}");
+        } else {
+            println!("{resume}");
+        }
+    }
+    Ok(())
+}
+
+/// `wuzi-arena report DIR`: the HTML report of a run or gate folder.
+pub(crate) fn report(dir: &Path, out: Option<&Path>, max_games: usize) -> Result<()> {
+    let start = std::time::Instant::now();
+    let path =
+        wuzi_arena::gate::write_report(dir, out, &wuzi_arena::report::ReportOptions { max_games })?;
+    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    eprintln!(
+        "report: {} ({:.1} MB, {:.1} s)",
+        path.display(),
+        bytes as f64 / 1e6,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
