@@ -702,7 +702,7 @@ fn main_inner() -> Result<()> {
             run_tune(&config, &dir, resume, concurrency, &run)
         }
         Command::Status { dir } => {
-            print!("{}", wuzi_tuner::shared::status(&dir)?);
+            print!("{}", wuzi_tuner::status::status(&dir)?);
             Ok(())
         }
         Command::Resume { dir, run } => {
