@@ -22,10 +22,12 @@
 //! - [`report`]: the tune's self-contained `report.html` (parameters, charts, history,
 //!   verification and its games).
 //! - [`fit`]: evaluation weights fitted to recorded games (Texel-style), beside SPSA.
+//! - [`command`]: the bodies of `wuzi-tune`'s commands (output, progress bars).
 
 #![warn(missing_docs)]
 
 pub mod chart;
+pub mod command;
 
 pub mod config;
 pub mod error;
