@@ -18,9 +18,9 @@ use wuzi_arena::run::load_run_records;
 use wuzi_arena::stats::Z_95;
 use wuzi_arena::summary::{GameLite, Tally};
 
+use crate::config::TuneConfig;
 use crate::error::{Result, TuneError};
 use crate::history::IterationRecord;
-use crate::spec::TuneConfig;
 
 /// Stem of the parameter-path chart in a tune directory.
 pub const PATHS_CHART: &str = "paths";

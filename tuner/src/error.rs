@@ -3,9 +3,11 @@
 use std::path::PathBuf;
 
 use thiserror::Error;
+use wuzi_arena::stats::SprtParamError;
 use wuzi_arena::ArenaError;
 use wuzi_engine::{BoardError, ParamError};
 
+use crate::fit::FitError;
 use crate::spsa::SpsaError;
 
 /// Everything that can go wrong reading a tune specification, tuning or verifying. Each
@@ -85,6 +87,27 @@ pub enum TuneError {
     /// the last completed one.
     #[error("interrupted")]
     Interrupted,
+    /// A command-line option has a value that cannot be used.
+    #[error("{0}")]
+    Usage(String),
+    /// The spec named here could not be resolved.
+    #[error("spec {}", .path.display())]
+    InSpec {
+        /// The spec file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        error: Box<TuneError>,
+    },
+    /// An SPRT given on the command line does not parse.
+    #[error(transparent)]
+    Sprt(#[from] SprtParamError),
+    /// A fit of evaluation weights failed.
+    #[error(transparent)]
+    Fit(#[from] FitError),
+    /// The worker threads could not be started.
+    #[error(transparent)]
+    Threads(#[from] rayon::ThreadPoolBuildError),
     /// A chart could not be drawn.
     #[error("chart {path}: {message}")]
     Chart {

@@ -225,6 +225,47 @@ pub fn load_and_cut(
     Ok(out)
 }
 
+/// Reads the committed rows of a shared tune's history, the first `len` bytes of the file, for
+/// `n` tuned parameters (in the order the steps were applied).
+pub fn read_committed(path: &Path, n: usize, len: u64) -> Result<Vec<IterationRecord>> {
+    let bytes = std::fs::read(path).map_err(|e| TuneError::io(path, e))?;
+    let committed = &bytes[..(len as usize).min(bytes.len())];
+    let text = std::str::from_utf8(committed).map_err(|e| TuneError::History {
+        path: path.to_path_buf(),
+        line: 0,
+        message: e.to_string(),
+    })?;
+    text.lines()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            parse_row(l, n).map_err(|message| TuneError::History {
+                path: path.to_path_buf(),
+                line: i + 1,
+                message,
+            })
+        })
+        .collect()
+}
+
+/// Appends `row` to a shared tune's history after cutting it to its committed length (a row
+/// written by a worker that failed before committing is cut off); returns the new committed
+/// length.
+pub fn append_committed(path: &Path, committed: u64, row: &IterationRecord) -> Result<u64> {
+    let mut f = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| TuneError::io(path, e))?;
+    f.set_len(committed).map_err(|e| TuneError::io(path, e))?;
+    let line = self::row(row) + "\n";
+    std::io::Seek::seek(&mut f, std::io::SeekFrom::Start(committed))
+        .and_then(|_| f.write_all(line.as_bytes()))
+        .and_then(|()| f.sync_data())
+        .map_err(|e| TuneError::io(path, e))?;
+    Ok(committed + line.len() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,6 +322,38 @@ mod tests {
         // Another tune's parameters: header mismatch.
         let e = load_and_cut(&path, &names[..1], 1).unwrap_err().to_string();
         assert!(e.contains("line 1"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A history row written by a worker that failed before committing the state is cut off
+    /// by the next append.
+    #[test]
+    fn uncommitted_history_rows_are_cut() {
+        let dir = std::env::temp_dir().join(format!("wuzi-history-cut-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("history.csv");
+        std::fs::write(&path, "header\n").expect("writes");
+        let r = IterationRecord {
+            iteration: 1,
+            theta: vec![1.0],
+            c_k: vec![2.0],
+            a_k: vec![0.5],
+            plus: vec![3.0],
+            minus: vec![1.0],
+            wins: 1,
+            draws: 0,
+            losses: 1,
+        };
+        let committed = append_committed(&path, 7, &r).expect("appends");
+        // An uncommitted, half-written row after it.
+        let mut text = std::fs::read_to_string(&path).expect("reads");
+        text.push_str("2,1.5,2.0");
+        std::fs::write(&path, &text).expect("writes");
+        let next = append_committed(&path, committed, &r).expect("appends");
+        let text = std::fs::read_to_string(&path).expect("reads");
+        assert_eq!(text, format!("header\n{0}\n{0}\n", row(&r)));
+        assert_eq!(next, text.len() as u64);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

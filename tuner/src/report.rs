@@ -12,9 +12,10 @@ use wuzi_arena::report::{Chart, Page, ReportOptions, RunReport, REPORT_FILE};
 
 use crate::chart::{PATHS_CHART, SCORE_CHART};
 use crate::error::{Result, TuneError};
+use crate::folder::{load_config, HISTORY_FILE, SHARED_FILE, STATE_FILE};
 use crate::history::{parse_row, IterationRecord};
-use crate::shared::{SharedState, SHARED_FILE};
-use crate::tune::{load_config, Checkpoint, HISTORY_FILE, STATE_FILE};
+use crate::state::TuneState;
+use crate::store::shared::SharedState;
 use crate::verify::VERIFY_DIR;
 
 /// Most history rows shown (the last ones; `history.csv` has them all).
@@ -46,16 +47,9 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
     // A one-machine tune's checkpoint, or a shared tune's state.
     let shared = dir.join(SHARED_FILE);
     let cp = if !dir.join(STATE_FILE).exists() && shared.exists() {
-        let s = SharedState::load(&shared, &config)?;
-        Checkpoint {
-            format: crate::spec::FORMAT_VERSION,
-            iteration: s.applied,
-            theta: s.theta,
-            totals: s.totals,
-            no_verify: false,
-        }
+        SharedState::load(&shared, &config)?.tune_state()
     } else {
-        Checkpoint::load(&dir.join(STATE_FILE), &config)?
+        TuneState::load(&dir.join(STATE_FILE), &config)?
     };
     let names: Vec<String> = config.spsa.params.iter().map(|p| p.name.clone()).collect();
     let history = read_history(dir, names.len());

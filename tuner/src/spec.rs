@@ -44,12 +44,14 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use wuzi_arena::config::MAX_PAIRS;
-use wuzi_arena::opening::{FileFormat, Opening, Source};
-use wuzi_arena::player::{parse_tc, PlayerLimits, PlayerSpec, DEFAULT_HASH_MB};
+use wuzi_arena::opening::{FileFormat, Source};
+use wuzi_arena::player::{parse_tc, PlayerLimits, DEFAULT_HASH_MB};
 use wuzi_arena::referee::GameSettings;
 use wuzi_arena::stats::{EloModel, SprtParams};
 use wuzi_engine::{ParamError, Params, Rule};
 
+use crate::config::num;
+pub use crate::config::{OpeningSet, TuneConfig, VerifyConfig, FORMAT_VERSION};
 use crate::error::{Result, TuneError};
 use crate::spsa::{Spsa, SpsaParam, DEFAULT_R_END};
 
@@ -57,8 +59,6 @@ use crate::spsa::{Spsa, SpsaParam, DEFAULT_R_END};
 pub const DEFAULT_PAIRS_PER_ITERATION: u64 = 8;
 /// Nodes per move when the spec gives no limit.
 pub const DEFAULT_NODES: u64 = 1000;
-/// Version of the checkpoint layout.
-pub const FORMAT_VERSION: u32 = 1;
 
 fn default_seed() -> u64 {
     1
@@ -180,29 +180,6 @@ pub struct TuneSpec {
     pub verify: VerifySpec,
 }
 
-/// The verification match's settings, resolved.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct VerifyConfig {
-    /// Game pairs (the most, with an SPRT).
-    pub pairs: u64,
-    /// SPRT, if any.
-    pub sprt: Option<SprtParams>,
-    /// Seed of the match.
-    pub seed: u64,
-    /// The match's own openings; `None` plays the tune's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub openings: Option<OpeningSet>,
-}
-
-/// A list of openings and where it came from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OpeningSet {
-    /// Description of the source.
-    pub source: String,
-    /// The openings.
-    pub list: Vec<Opening>,
-}
-
 /// The seed of the verification's random openings: derived from the match seed so they
 /// differ from the tune's random openings of the same seed.
 pub fn verify_openings_seed(seed: u64) -> u64 {
@@ -239,35 +216,6 @@ pub fn load_openings(
     let (list, source, _) = source.load_with(game.size, game.rule, seed, pairs, progress)?;
     Ok(OpeningSet { source, list })
 }
-
-/// Everything that determines a tune's games and values, resolved from a [`TuneSpec`] and
-/// saved in the checkpoint.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TuneConfig {
-    /// Layout version ([`FORMAT_VERSION`]).
-    pub format: u32,
-    /// Where the base set came from (`defaults` or a file), for information.
-    pub base_source: String,
-    /// The base set: every parameter's value.
-    pub base: BTreeMap<String, i32>,
-    /// The tuned parameters (in declaration order), schedule and seed.
-    pub spsa: Spsa,
-    /// Game pairs in the whole tune.
-    pub pairs: u64,
-    /// Pairs per iteration.
-    pub pairs_per_iteration: u64,
-    /// Board, rule, move cap.
-    pub game: GameSettings,
-    /// Limits of both engines.
-    pub limits: PlayerLimits,
-    /// Where the openings came from, for information.
-    pub openings_source: String,
-    /// The openings.
-    pub openings: Vec<Opening>,
-    /// The verification match.
-    pub verify: VerifyConfig,
-}
-
 impl TuneSpec {
     /// Parses the TOML text of a spec; `path` names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<TuneSpec> {
@@ -498,11 +446,6 @@ impl VerifySpec {
     }
 }
 
-/// A number as TOML would show it: `20` rather than `20.0` for whole numbers.
-fn num(v: f64) -> String {
-    format!("{v}")
-}
-
 /// The SPSA parameters of the spec's `[params.*]` tables, in the engine's declaration order
 /// (scalars, then combination table entries), checked against the declared ranges.
 fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result<Vec<SpsaParam>> {
@@ -609,160 +552,6 @@ fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result
         out.push(p);
     }
     Ok(out)
-}
-
-impl TuneConfig {
-    /// Checks the settings the way the arena will: builds the verification match and
-    /// validates it (board size, limits, openings, move cap).
-    pub fn validate(&self) -> Result<()> {
-        // A configuration read back from a checkpoint may have been edited: check everything
-        // the tune relies on, so that a bad file is an error and never a panic.
-        if self.format != FORMAT_VERSION {
-            return Err(TuneError::State(format!(
-                "tune format {} is not supported (expected {FORMAT_VERSION})",
-                self.format
-            )));
-        }
-        if self.pairs == 0
-            || self.pairs > MAX_PAIRS
-            || self.pairs_per_iteration == 0
-            || self.pairs_per_iteration > self.pairs
-            || self.iterations() != self.pairs.div_ceil(self.pairs_per_iteration)
-        {
-            return Err(TuneError::State(format!(
-                "inconsistent budget: {} pairs, {} per iteration, {} iterations",
-                self.pairs,
-                self.pairs_per_iteration,
-                self.iterations()
-            )));
-        }
-        let rebuilt = Spsa::new(self.spsa.params.clone(), self.iterations(), self.spsa.seed)?;
-        if rebuilt != self.spsa {
-            return Err(TuneError::State(
-                "the SPSA schedule does not match the planned iterations".into(),
-            ));
-        }
-        for p in &self.spsa.params {
-            let spec = Params::spec(&p.name).ok_or_else(|| {
-                TuneError::spec(
-                    format!("params.{}", p.name),
-                    format!("unknown parameter '{}'", p.name),
-                )
-            })?;
-            if !p.integer || p.min < f64::from(spec.min) || p.max > f64::from(spec.max) {
-                return Err(TuneError::spec(
-                    format!("params.{}", p.name),
-                    format!(
-                        "range [{}, {}] is outside the declared range {}..={}",
-                        num(p.min),
-                        num(p.max),
-                        spec.min,
-                        spec.max
-                    ),
-                ));
-            }
-        }
-        let start = self.start_params()?;
-        let run = crate::verify::verify_config(self, &start, &start)?;
-        run.validate()?;
-        Ok(())
-    }
-
-    /// The base parameter set.
-    pub fn base_params(&self) -> Result<Params> {
-        let mut p = Params::default();
-        for (name, v) in &self.base {
-            p.set(name, i64::from(*v))?;
-        }
-        Ok(p)
-    }
-
-    /// Planned iterations `N`.
-    pub fn iterations(&self) -> u64 {
-        self.spsa.schedule.iterations
-    }
-
-    /// Game pairs of iteration `k` (1-based): `pairs_per_iteration`, fewer in the last one when
-    /// `pairs` is not a multiple.
-    pub fn pairs_in_iteration(&self, k: u64) -> u64 {
-        let before = (k.saturating_sub(1)).saturating_mul(self.pairs_per_iteration);
-        self.pairs
-            .saturating_sub(before)
-            .min(self.pairs_per_iteration)
-    }
-
-    /// Index of the first pair of iteration `k` among all the tune's pairs.
-    pub fn first_pair(&self, k: u64) -> u64 {
-        k.saturating_sub(1).saturating_mul(self.pairs_per_iteration)
-    }
-
-    /// The base set with the tuned parameters at `values` (one per tuned parameter), each
-    /// rounded to the nearest integer and kept within its tuned range.
-    pub fn params_at(&self, values: &[f64]) -> Result<Params> {
-        let mut p = self.base_params()?;
-        for (param, &v) in self.spsa.params.iter().zip(values) {
-            let (lo, hi) = (param.min.ceil(), param.max.floor());
-            let v = if v.is_finite() {
-                v.round()
-            } else {
-                param.start
-            };
-            p.set(&param.name, v.clamp(lo, hi) as i64)?;
-        }
-        Ok(p)
-    }
-
-    /// The starting set: the base with every tuned parameter at its start.
-    pub fn start_params(&self) -> Result<Params> {
-        self.params_at(&self.spsa.start_theta())
-    }
-
-    /// The player spec of an engine with `params` under the tune's limits.
-    pub fn player(&self, name: &str, params: &Params) -> PlayerSpec {
-        PlayerSpec::engine(name, params, self.limits.clone())
-    }
-
-    /// The first difference between two configurations that makes a tune's games differ,
-    /// ignoring descriptions and the verification settings; `None` when they play the same
-    /// tune.
-    pub fn difference(&self, other: &TuneConfig) -> Option<&'static str> {
-        if self.format != other.format {
-            Some("format")
-        } else if self.base != other.base {
-            Some("base parameters")
-        } else if self.spsa != other.spsa {
-            Some("tuned parameters, schedule or seed")
-        } else if self.pairs != other.pairs || self.pairs_per_iteration != other.pairs_per_iteration
-        {
-            Some("pairs")
-        } else if self.game != other.game {
-            Some("rule, size or move cap")
-        } else if self.limits != other.limits {
-            Some("limits")
-        } else if self.openings != other.openings {
-            Some("openings")
-        } else {
-            None
-        }
-    }
-
-    /// One line: tuned parameters, rule, openings, limits, budget, seed.
-    pub fn describe(&self) -> String {
-        let names: Vec<&str> = self.spsa.params.iter().map(|p| p.name.as_str()).collect();
-        format!(
-            "{} | {} {}x{} | {} openings | {} | {} pairs in {} iterations of {} | seed {}",
-            names.join(", "),
-            self.game.rule,
-            self.game.size,
-            self.game.size,
-            self.openings.len(),
-            self.limits.describe(),
-            self.pairs,
-            self.iterations(),
-            self.pairs_per_iteration,
-            self.spsa.seed
-        )
-    }
 }
 
 #[cfg(test)]

@@ -9,14 +9,13 @@ use wuzi_arena::run::{run, Progress, RunOptions, RunOutcome};
 use wuzi_arena::stats::Estimate;
 use wuzi_engine::Params;
 
+use crate::config::TuneConfig;
 use crate::error::{Result, TuneError};
-use crate::spec::TuneConfig;
-use crate::tune::{load_config, Checkpoint, STATE_FILE, TUNED_FILE};
+use crate::folder::{load_config, STATE_FILE, TUNED_FILE};
+use crate::state::TuneState;
 
-/// Name of the tuned player in the verification match (its first player).
-pub const TUNED: &str = "tuned";
-/// Name of the starting player.
-pub const START: &str = "start";
+pub use crate::config::{START, TUNED};
+
 /// Default directory of the verification match inside a tune directory.
 pub const VERIFY_DIR: &str = "verify";
 
@@ -28,20 +27,7 @@ pub const VERIFY_DIR: &str = "verify";
 /// evidence and the Elo interval is then too narrow. Give the match at least as many openings
 /// as pairs ([`repeats_openings`]).
 pub fn verify_config(config: &TuneConfig, tuned: &Params, start: &Params) -> Result<RunConfig> {
-    let (openings, source) = match &config.verify.openings {
-        Some(set) => (set.list.clone(), set.source.clone()),
-        None => (config.openings.clone(), config.openings_source.clone()),
-    };
-    let mut run = RunConfig::new_match(
-        config.game.clone(),
-        [config.player(TUNED, tuned), config.player(START, start)],
-        openings,
-    );
-    run.openings_source = source;
-    run.pairs = config.verify.pairs;
-    run.seed = config.verify.seed;
-    run.sprt = config.verify.sprt;
-    Ok(run)
+    Ok(config.verification(tuned, start))
 }
 
 /// The result of a verification match.
@@ -97,7 +83,7 @@ pub struct LoadedTune {
 /// checkpoint and `tuned.toml`).
 pub fn load_tune(dir: &Path) -> Result<LoadedTune> {
     let config = load_config(dir)?;
-    let cp = Checkpoint::load(&dir.join(STATE_FILE), &config)?;
+    let cp = TuneState::load(&dir.join(STATE_FILE), &config)?;
     let start = config.start_params()?;
     let tuned_path = dir.join(TUNED_FILE);
     let tuned = if tuned_path.exists() {

@@ -1,0 +1,97 @@
+//! `wuzi-tune check` and `wuzi-tune params`: what a spec sets up and what the engine offers,
+//! without playing.
+
+use std::path::Path;
+
+use wuzi_engine::Params;
+
+use crate::error::Result;
+use crate::spec::TuneSpec;
+use crate::verify::repeats_openings;
+
+use super::{default_out, resolve_spec};
+
+/// `wuzi-tune check --spec SPEC`: prints the resolved set-up and schedule of a spec.
+pub fn check(spec: &Path) -> Result<()> {
+    let parsed = TuneSpec::load(spec)?;
+    let config = resolve_spec(&parsed, spec, false)?;
+    println!("{}", config.describe());
+    println!("base: {}", config.base_source);
+    println!("openings: {}", config.openings_source);
+    println!(
+        "{:<20} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>10}",
+        "parameter", "start", "min", "max", "c_end", "r_end", "c_1", "a_1", "max step"
+    );
+    let s = &config.spsa.schedule;
+    for p in &config.spsa.params {
+        // The largest first-iteration move: a_1 * 2 * pairs_per_iteration / c_1.
+        let step = s.a_k(p, 1) * 2.0 * config.pairs_per_iteration as f64 / s.c_k(p, 1);
+        println!(
+            "{:<20} {:>8} {:>8} {:>8} {:>8.3} {:>8} {:>9.3} {:>9.4} {:>10.3}",
+            p.name,
+            p.start,
+            p.min,
+            p.max,
+            p.c_end,
+            p.r_end,
+            s.c_k(p, 1),
+            s.a_k(p, 1),
+            step
+        );
+    }
+    println!(
+        "verify: {} pairs on {}, seed {}{}",
+        config.verify.pairs,
+        config
+            .verify
+            .openings
+            .as_ref()
+            .map_or("the tune's openings".to_string(), |o| format!(
+                "{} ({})",
+                o.source,
+                o.list.len()
+            )),
+        config.verify.seed,
+        config
+            .verify
+            .sprt
+            .map(|s| format!(", SPRT {s} ({})", s.model))
+            .unwrap_or_default()
+    );
+    if repeats_openings(&config) {
+        println!(
+            "WARNING: the verification plays more pairs than it has openings: games \
+             repeat and its Elo interval would be too narrow"
+        );
+    }
+    println!("output: {}", default_out(&parsed, spec).display());
+    Ok(())
+}
+
+/// `wuzi-tune params`: lists the engine's parameters with their defaults and declared ranges.
+pub fn params() {
+    println!(
+        "{:<20} {:>8} {:>8} {:>8}  meaning",
+        "name", "default", "min", "max"
+    );
+    for s in Params::SPECS {
+        println!(
+            "{:<20} {:>8} {:>8} {:>8}  {}",
+            s.name,
+            s.default,
+            s.min,
+            s.max,
+            s.help.trim()
+        );
+    }
+    let t = Params::table_specs();
+    println!(
+        "and {} combination table entries, {} .. {}, range {}..={} (`wuzi params \
+         --table` shows their values)",
+        t.len(),
+        t[0].name,
+        t[t.len() - 1].name,
+        t[0].min,
+        t[0].max
+    );
+}
