@@ -16,8 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
-use wuzi_engine::search::Clock;
-use wuzi_engine::{Board, Engine, Limits, Params, Pos, Rule, Stone};
+use wuzi_engine::{Board, Classic, Clock, Engine, Limits, Params, Pos, Rule, Searcher, Stone};
 
 use crate::error::{ArenaError, Result};
 use crate::external::{BrainOptions, ExternalPlayer};
@@ -284,7 +283,7 @@ impl PlayerSpec {
             }
             PlayerKind::Classic => Ok(Box::new(EnginePlayer::new(
                 &self.name,
-                Engine::classic(),
+                Classic,
                 self.limits.clone(),
             ))),
             PlayerKind::External {
@@ -731,16 +730,16 @@ pub struct PlayerReport {
 /// The in-process engine as a player.
 pub struct EnginePlayer {
     name: String,
-    engine: Engine,
+    engine: Searcher,
     limits: PlayerLimits,
 }
 
 impl EnginePlayer {
-    /// A player around an engine, searching under `limits`.
-    pub fn new(name: &str, engine: Engine, limits: PlayerLimits) -> EnginePlayer {
+    /// A player around an engine (or the classic player), searching under `limits`.
+    pub fn new(name: &str, engine: impl Into<Searcher>, limits: PlayerLimits) -> EnginePlayer {
         EnginePlayer {
             name: name.to_string(),
-            engine,
+            engine: engine.into(),
             limits,
         }
     }

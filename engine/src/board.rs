@@ -4,10 +4,13 @@
 mod forbidden;
 
 use crate::eval::{classify, table, EvalFeatures, EvalWeights, Threat, NTHREAT};
+use crate::outcome::{Outcome, WinReason};
+use crate::params::Params;
 use crate::pattern::{Pattern, PatternTable, BLACK, EMPTY, WALL};
+use crate::pos::{NotationError, Pos};
 use crate::pos::{MAX_SIZE, MIN_SIZE};
-use crate::Params;
-use crate::{NotationError, Outcome, Pos, Rule, Stone, WinReason};
+use crate::rule::Rule;
+use crate::stone::Stone;
 use std::fmt::Write as _;
 use thiserror::Error;
 

@@ -5,7 +5,10 @@
 //! class. The board keeps both up to date on every move, with their sums and per-class
 //! counts, so the evaluation and "who threatens what" are O(1) at every node.
 
-use crate::{Params, Pattern, Rule, Stone};
+use crate::params::Params;
+use crate::pattern::Pattern;
+use crate::rule::Rule;
+use crate::stone::Stone;
 
 pub mod features;
 pub mod table;

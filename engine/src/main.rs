@@ -5,7 +5,8 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-use wuzi_engine::search::{mate_distance, Info};
+use wuzi_engine::score::mate_distance;
+use wuzi_engine::search::Info;
 use wuzi_engine::{bench, suite, threat, Board, Engine, Limits, Params, Pos, Rule, Stone};
 
 #[derive(Parser)]

@@ -466,9 +466,9 @@ mod tests {
         let p = Params::from_toml(&text).unwrap();
         assert_eq!(p.combo.overrides().len(), Params::table_specs().len());
         for rule in [
-            crate::Rule::Renju,
-            crate::Rule::Freestyle,
-            crate::Rule::Standard,
+            crate::rule::Rule::Renju,
+            crate::rule::Rule::Freestyle,
+            crate::rule::Rule::Standard,
         ] {
             assert_eq!(
                 crate::eval::EvalWeights::new(&p, rule),

@@ -6,9 +6,14 @@
 //! list (`# rule renju size 15` then `h8 i9 ...`) or, for a `.psq` file name, in Piskvork's
 //! PSQ format; `load` reads either.
 
+use crate::board::{Board, BoardError};
+use crate::limits::Limits;
+use crate::pos::Pos;
 use crate::protocol::{fallback_move, info_line, score_text};
+use crate::rule::Rule;
+use crate::search::Engine;
 use crate::search::Info;
-use crate::{Board, BoardError, Engine, Limits, Pos, Rule, Stone};
+use crate::stone::Stone;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
@@ -498,7 +503,7 @@ impl Game {
 
     fn human_move(&mut self, text: &str, ms: u64) -> Result<(), String> {
         let p = Pos::parse(text, self.board.size()).map_err(|e| match e {
-            crate::NotationError::BadToken(_) => {
+            crate::pos::NotationError::BadToken(_) => {
                 format!("don't understand '{text}': type a move such as h8, or help")
             }
             e => e.to_string(),
@@ -611,7 +616,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Params;
+    use crate::params::Params;
 
     fn game(rule: Rule, humans: Humans) -> Game {
         let board = Board::new(15, rule).unwrap();

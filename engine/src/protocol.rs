@@ -19,8 +19,15 @@
 
 pub mod swap2;
 
-use crate::search::{mate_distance, Clock, Info};
-use crate::{Board, Engine, Limits, Params, Pos, Rule, Stone};
+use crate::board::Board;
+use crate::clock::Clock;
+use crate::limits::Limits;
+use crate::params::Params;
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::search::Engine;
+use crate::search::Info;
+use crate::stone::Stone;
 use std::io::{self, BufRead, Write};
 use std::time::Instant;
 use thiserror::Error;
@@ -300,14 +307,7 @@ pub fn hash_for_memory(max_memory: u64, wanted: Option<usize>, threads: usize) -
         .max(1)
 }
 
-/// Text for a score: a number, or `win N` / `loss N` plies for forced results.
-pub fn score_text(score: i32) -> String {
-    match mate_distance(score) {
-        Some(m) if m > 0 => format!("win{m}"),
-        Some(m) => format!("loss{}", -m),
-        None => score.to_string(),
-    }
-}
+pub use crate::score::score_text;
 
 /// One line of search progress: depth, score, nodes, speed, time and principal variation.
 pub fn info_line(i: &Info) -> String {

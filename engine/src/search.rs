@@ -6,70 +6,22 @@ mod movegen;
 
 use crate::board::{pos_of, Board, CELLS};
 use crate::eval::Threat;
+use crate::limits::{time_budget, Limits};
+use crate::params::Params;
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::score::{EVAL_LIMIT, MATE, MATE_BOUND};
+use crate::search_result::SearchResult;
+use crate::stone::Stone;
 use crate::threat::{self, ThreatKind};
 use crate::tt::{Bound, TransTable, TtEntry};
-use crate::{Params, Pos, Rule, Stone};
 use movegen::MoveList;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Score of a win now; a win in `n` plies scores `MATE - n`.
-pub const MATE: i32 = 30_000;
-/// Scores at or beyond this are forced results.
-pub const MATE_BOUND: i32 = 29_000;
-/// Static evaluations are clamped to this.
-pub const EVAL_LIMIT: i32 = 20_000;
 const MAX_PLY: usize = 128;
 const INF: i32 = 32_000;
-
-/// A game clock for time management.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
-    /// Time left for the rest of the game, in milliseconds.
-    pub time_left_ms: u64,
-    /// Added after each move, in milliseconds.
-    pub increment_ms: u64,
-    /// Most time allowed for one move (Gomocup `timeout_turn`), if any.
-    pub turn_ms: Option<u64>,
-}
-
-/// When to stop searching. Several limits may be combined; the first reached stops.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Deepest iteration, in plies.
-    pub depth: Option<i32>,
-    /// Most nodes (moves made, solvers included).
-    pub nodes: Option<u64>,
-    /// Time for this move, in milliseconds.
-    pub time_ms: Option<u64>,
-    /// A game clock; the time manager decides how much of it this move gets.
-    pub clock: Option<Clock>,
-}
-
-impl Limits {
-    /// A depth limit.
-    pub fn depth(d: i32) -> Limits {
-        Limits {
-            depth: Some(d),
-            ..Limits::default()
-        }
-    }
-    /// A node limit.
-    pub fn nodes(n: u64) -> Limits {
-        Limits {
-            nodes: Some(n),
-            ..Limits::default()
-        }
-    }
-    /// A time limit per move.
-    pub fn time_ms(t: u64) -> Limits {
-        Limits {
-            time_ms: Some(t),
-            ..Limits::default()
-        }
-    }
-}
 
 /// Progress of an iteration, for printing.
 #[derive(Clone, Debug)]
@@ -88,47 +40,12 @@ pub struct Info {
     pub pv: Vec<Pos>,
 }
 
-/// The answer of a search.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult {
-    /// Move to play (None only when no legal move exists).
-    pub best: Option<Pos>,
-    /// Score for the side to move (mate scores beyond [`MATE_BOUND`]).
-    pub score: i32,
-    /// Plies to a forced result: positive when the side to move wins, negative when it loses.
-    pub mate: Option<i32>,
-    /// Deepest completed iteration.
-    pub depth: i32,
-    /// Deepest ply reached.
-    pub seldepth: i32,
-    /// Nodes (moves made), all threads and solvers.
-    pub nodes: u64,
-    /// Time spent in milliseconds.
-    pub time_ms: u64,
-    /// Principal variation, starting with `best`.
-    pub pv: Vec<Pos>,
-    /// What produced the move: `forced`, `vcf`, `vct` or `search`.
-    pub source: &'static str,
-}
-
-/// Plies to mate for a score, if it is a forced result.
-pub fn mate_distance(score: i32) -> Option<i32> {
-    if score >= MATE_BOUND {
-        Some(MATE - score)
-    } else if score <= -MATE_BOUND {
-        Some(-(MATE + score))
-    } else {
-        None
-    }
-}
-
 /// A search engine: parameters, a transposition table and a thread count. Keep one per
 /// game so the table carries over between moves.
 pub struct Engine {
     params: Params,
     tt: Arc<TransTable>,
     threads: usize,
-    classic: bool,
 }
 
 impl Engine {
@@ -138,33 +55,7 @@ impl Engine {
             params,
             tt: Arc::new(TransTable::new(tt_mb)),
             threads: threads.max(1),
-            classic: false,
         }
-    }
-
-    /// The `classic` reference player (see [`crate::classic`]): textbook alpha-beta to
-    /// depth 4 with the classic score table. Parameters and threads do not apply to it.
-    pub fn classic() -> Engine {
-        Engine {
-            params: Params::default(),
-            tt: Arc::new(TransTable::new(1)),
-            threads: 1,
-            classic: true,
-        }
-    }
-
-    /// An engine from a preset name: `default` or `classic`.
-    pub fn preset(name: &str, tt_mb: usize, threads: usize) -> Option<Engine> {
-        match name {
-            "default" => Some(Engine::new(Params::default(), tt_mb, threads)),
-            "classic" => Some(Engine::classic()),
-            _ => None,
-        }
-    }
-
-    /// Is this the classic reference player?
-    pub fn is_classic(&self) -> bool {
-        self.classic
     }
 
     /// The parameters in force.
@@ -201,14 +92,6 @@ impl Engine {
         mut on_info: Option<&mut dyn FnMut(&Info)>,
     ) -> SearchResult {
         let start = Instant::now();
-        if self.classic {
-            let (_, hard) = time_budget(limits, board);
-            let l = Limits {
-                time_ms: hard.map(|h| h.as_millis() as u64),
-                ..*limits
-            };
-            return crate::classic::search(board, &l, crate::classic::DEPTH).finish(start);
-        }
         self.tt.new_search();
         let mut b = board.clone();
         b.set_params(&self.params);
@@ -270,45 +153,6 @@ impl Engine {
             r.finish(start)
         })
     }
-}
-
-impl SearchResult {
-    fn finish(mut self, start: Instant) -> SearchResult {
-        self.time_ms = start.elapsed().as_millis() as u64;
-        self.mate = mate_distance(self.score);
-        self
-    }
-}
-
-/// Soft (do not start another iteration) and hard (stop now) time limits.
-fn time_budget(l: &Limits, b: &Board) -> (Option<Duration>, Option<Duration>) {
-    let mut soft: Option<u64> = None;
-    let mut hard: Option<u64> = None;
-    if let Some(t) = l.time_ms {
-        hard = Some(t);
-        soft = Some(t * 6 / 10);
-    }
-    if let Some(c) = l.clock {
-        let empties = (b.size() * b.size()).saturating_sub(b.stone_count()) as u64;
-        let moves_to_go = (empties / 3).clamp(8, 30);
-        // Keep a margin for process and pipe latency; never plan to use the last of the clock.
-        let margin = 30 + c.time_left_ms / 50;
-        let left = c.time_left_ms.saturating_sub(margin);
-        let mut opt = left / moves_to_go + c.increment_ms * 8 / 10;
-        let mut max = (left / 4 + c.increment_ms).min(left);
-        if let Some(turn) = c.turn_ms {
-            let turn = turn.saturating_sub(30 + turn / 20);
-            opt = opt.min(turn);
-            max = max.min(turn);
-        }
-        opt = opt.min(max);
-        soft = Some(soft.map_or(opt * 6 / 10, |s| s.min(opt * 6 / 10)));
-        hard = Some(hard.map_or(max, |h| h.min(max)));
-    }
-    (
-        soft.map(Duration::from_millis),
-        hard.map(|h| Duration::from_millis(h.max(1))),
-    )
 }
 
 struct Control<'a> {
@@ -1109,31 +953,6 @@ mod tests {
             "{:?}",
             t.elapsed()
         );
-    }
-
-    #[test]
-    fn clock_budget_never_exceeds_the_time_left() {
-        let b = board(Rule::Renju, "h8 i9");
-        let l = Limits {
-            clock: Some(Clock {
-                time_left_ms: 1000,
-                increment_ms: 0,
-                turn_ms: Some(5000),
-            }),
-            ..Limits::default()
-        };
-        let (soft, hard) = time_budget(&l, &b);
-        assert!(hard.unwrap() <= Duration::from_millis(1000 / 4));
-        assert!(soft.unwrap() <= hard.unwrap());
-        let l = Limits {
-            clock: Some(Clock {
-                time_left_ms: 100_000,
-                increment_ms: 0,
-                turn_ms: Some(300),
-            }),
-            ..Limits::default()
-        };
-        assert!(time_budget(&l, &b).1.unwrap() < Duration::from_millis(300));
     }
 
     #[test]

@@ -7,7 +7,9 @@
 
 use super::{idx_of, pos_of, Board, DIR_STEP};
 use crate::pattern::{Pattern, BLACK, EMPTY};
-use crate::{Pos, Rule, Stone};
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::stone::Stone;
 
 const FIVE: u8 = Pattern::Five as u8;
 const OVERLINE: u8 = Pattern::Overline as u8;

@@ -22,7 +22,8 @@
 use std::sync::LazyLock;
 
 use super::{Combo, Summary};
-use crate::{ParamError, ParamSpec, Params, Stone};
+use crate::params::{ParamError, ParamSpec, Params};
+use crate::stone::Stone;
 
 /// Number of classes per colour.
 pub const NCLASS: usize = 48;

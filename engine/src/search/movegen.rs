@@ -3,7 +3,9 @@
 use super::Worker;
 use crate::board::{Board, DIR_STEP, PAD, STRIDE};
 use crate::eval::Threat;
-use crate::{Params, Rule, Stone};
+use crate::params::Params;
+use crate::rule::Rule;
+use crate::stone::Stone;
 
 const MAX_MOVES: usize = 400;
 
