@@ -14,6 +14,7 @@ pub mod build_info;
 pub mod classic;
 pub mod clock;
 pub mod eval;
+pub mod fallback;
 pub mod limits;
 pub mod outcome;
 pub mod params;

@@ -7,12 +7,13 @@
 //! PSQ format; `load` reads either.
 
 use crate::board::{Board, BoardError};
+use crate::fallback::fallback_move;
 use crate::limits::Limits;
 use crate::pos::Pos;
-use crate::protocol::{fallback_move, info_line, score_text};
 use crate::rule::Rule;
+use crate::score::score_text;
 use crate::search::Engine;
-use crate::search::Info;
+use crate::search::{info_line, Info};
 use crate::stone::Stone;
 use std::fmt;
 use std::io::{self, BufRead, Write};
