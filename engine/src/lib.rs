@@ -11,6 +11,7 @@
 pub mod bench;
 pub mod board;
 pub mod build_info;
+pub mod cell_class;
 pub mod classic;
 pub mod clock;
 pub mod eval;

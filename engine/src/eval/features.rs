@@ -7,8 +7,9 @@
 //! the evaluation under any parameter set follows without replaying the board:
 //! [`EvalFeatures::evaluate`] equals the board's evaluation exactly.
 
-use super::table::{class_combo, NCLASS};
-use super::{Combo, EvalWeights};
+use super::weights::EvalWeights;
+use crate::cell_class::combo::Combo;
+use crate::cell_class::table::{class_combo, NCLASS};
 use crate::params::Params;
 use crate::pattern::Pattern;
 use crate::rule::Rule;
@@ -49,7 +50,7 @@ pub struct EvalFeatures {
     /// pattern, over the colour's empty cells that are not forbidden.
     pub lines: [[[u16; 12]; 2]; 2],
     /// `[colour][class]`: how many empty cells fall in each combination class (see
-    /// [`super::table`]; cells making five or forbidden are in none).
+    /// [`crate::cell_class::table`]; cells making five or forbidden are in none).
     pub classes: [[u16; NCLASS]; 2],
 }
 
@@ -211,7 +212,7 @@ mod tests {
         // combination weights (all of w_three_two's classes), which then only generate the
         // entries a table leaves out.
         let hand = Params {
-            combo: crate::eval::table::ComboTable::default(),
+            combo: crate::cell_class::table::ComboTable::default(),
             ..Params::default()
         };
         for s in Params::SPECS {
