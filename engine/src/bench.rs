@@ -3,8 +3,12 @@
 //! Searched one by one to a fixed depth with a fresh table and one thread, the total node
 //! count is the engine's behaviour signature: any change to search or evaluation shows up.
 
-use crate::search::{Engine, Limits};
-use crate::{Board, Params, Pos, Rule};
+use crate::board::Board;
+use crate::limits::Limits;
+use crate::params::Params;
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::search::Engine;
 use std::time::Instant;
 
 /// Bench positions: (name, rule, size, moves).

@@ -1,65 +1,27 @@
 //! The board: stones, side to move, history, Zobrist hash and incrementally updated
 //! line patterns for every empty cell.
 
+mod error;
 mod forbidden;
+mod grid;
+mod move_record;
+mod setup;
+mod text;
+mod zobrist;
+
+pub use error::BoardError;
+pub(crate) use grid::{idx_of, pos_of, CELLS, DIR_STEP, PAD, STRIDE};
+pub use move_record::MoveRecord;
 
 use crate::eval::{classify, table, EvalFeatures, EvalWeights, Threat, NTHREAT};
+use crate::outcome::{Outcome, WinReason};
+use crate::params::Params;
 use crate::pattern::{Pattern, PatternTable, BLACK, EMPTY, WALL};
+use crate::pos::Pos;
 use crate::pos::{MAX_SIZE, MIN_SIZE};
-use crate::Params;
-use crate::{NotationError, Outcome, Pos, Rule, Stone, WinReason};
-use std::fmt::Write as _;
-use thiserror::Error;
-
-/// Width of the wall border around the board: no scan needs a bounds check.
-pub(crate) const PAD: usize = 5;
-/// Row stride of the padded cell array.
-pub(crate) const STRIDE: usize = 32;
-/// Cells in the padded array (rows 0..30 of 32).
-pub(crate) const CELLS: usize = 1024;
-/// Index steps of the four directions: horizontal, vertical, diagonal, anti-diagonal.
-pub(crate) const DIR_STEP: [isize; 4] =
-    [1, STRIDE as isize, STRIDE as isize + 1, 1 - STRIDE as isize];
-
-/// Padded index of a point.
-#[inline]
-pub(crate) const fn idx_of(p: Pos) -> usize {
-    (p.y() + PAD) * STRIDE + p.x() + PAD
-}
-
-/// The point of a padded index that lies on the board.
-#[inline]
-pub(crate) const fn pos_of(idx: usize) -> Pos {
-    Pos::new(idx % STRIDE - PAD, idx / STRIDE - PAD)
-}
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
-
-/// Zobrist keys, fixed at compile time so hashes agree on every machine.
-static ZOBRIST: [[u64; CELLS]; 2] = {
-    let mut t = [[0u64; CELLS]; 2];
-    let mut state = 0x5755_5A49_2024_0001u64;
-    let mut c = 0;
-    while c < 2 {
-        let mut i = 0;
-        while i < CELLS {
-            let (s, v) = splitmix(state);
-            state = s;
-            t[c][i] = v;
-            i += 1;
-        }
-        c += 1;
-    }
-    t
-};
-/// XORed into the hash when white is to move.
-const ZOBRIST_SIDE: u64 = 0xD1B5_4A32_D192_ED03;
+use crate::rule::Rule;
+use crate::stone::Stone;
+use zobrist::{ZOBRIST, ZOBRIST_SIDE};
 
 #[inline]
 fn threat_of(v: u8) -> Threat {
@@ -73,39 +35,6 @@ fn threat_of(v: u8) -> Threat {
         7 => Threat::Forbidden,
         _ => Threat::None,
     }
-}
-
-/// A problem with a position or a move.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum BoardError {
-    /// Board side outside 5..=20.
-    #[error("board size {0} is not supported (5 to 20)")]
-    BadSize(usize),
-    /// A point outside the board.
-    #[error("{0} is off the {1}x{1} board")]
-    OffBoard(Pos, usize),
-    /// A point that already holds a stone.
-    #[error("{0} is already occupied")]
-    Occupied(Pos),
-    /// A malformed point or move list.
-    #[error(transparent)]
-    Notation(#[from] NotationError),
-    /// A diagram row of the wrong length or with an unknown character.
-    #[error("bad diagram: {0}")]
-    Diagram(String),
-}
-
-/// One move of the game record, with what it did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveRecord {
-    /// Where the stone went.
-    pub pos: Pos,
-    /// Who played it.
-    pub stone: Stone,
-    /// It made a winning five.
-    pub five: bool,
-    /// It was a forbidden move for renju black.
-    pub forbidden: bool,
 }
 
 /// A Gomoku/Renju position under one rule.
@@ -143,20 +72,6 @@ pub struct Board {
     /// Stones within the candidate radius of each cell.
     near: [u8; CELLS],
     radius: usize,
-}
-
-impl std::fmt::Debug for Board {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Board({} {}x{}, {} to move)\n{}",
-            self.rule,
-            self.size,
-            self.size,
-            self.side,
-            self.diagram(&[])
-        )
-    }
 }
 
 impl PartialEq for Board {
@@ -372,77 +287,6 @@ impl Board {
             }
             self.ccls[idx][c] = t as u8;
         }
-    }
-
-    /// A board after playing `moves` in order from the empty board, black first.
-    /// Moves after a finished game are still placed (the caller decides what that means).
-    pub fn from_moves(size: usize, rule: Rule, moves: &[Pos]) -> Result<Board, BoardError> {
-        let mut b = Board::new(size, rule)?;
-        for &m in moves {
-            b.make(m)?;
-        }
-        Ok(b)
-    }
-
-    /// A board with stones placed directly (any counts) and no move history. The side to
-    /// move is black when the counts are equal, white otherwise; change it with
-    /// [`Board::set_side_to_move`].
-    pub fn from_stones(
-        size: usize,
-        rule: Rule,
-        black: &[Pos],
-        white: &[Pos],
-    ) -> Result<Board, BoardError> {
-        let mut b = Board::new(size, rule)?;
-        for &p in black {
-            b.place(p, Stone::Black)?;
-        }
-        for &p in white {
-            b.place(p, Stone::White)?;
-        }
-        b.set_side_to_move(if black.len() == white.len() {
-            Stone::Black
-        } else {
-            Stone::White
-        });
-        Ok(b)
-    }
-
-    /// A board from diagram rows, highest row first (`X` black, `O` white, `.` or `+` empty;
-    /// spaces and a leading row number are ignored).
-    pub fn from_diagram(rule: Rule, rows: &[&str]) -> Result<Board, BoardError> {
-        let size = rows.len();
-        let mut black = Vec::new();
-        let mut white = Vec::new();
-        for (r, row) in rows.iter().enumerate() {
-            let cells: Vec<char> = row
-                .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace())
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .collect();
-            if cells.len() != size {
-                return Err(BoardError::Diagram(format!(
-                    "row {} has {} cells, expected {size}",
-                    size - r,
-                    cells.len()
-                )));
-            }
-            let y = size - 1 - r;
-            for (x, c) in cells.into_iter().enumerate() {
-                match c {
-                    'X' | 'x' | 'B' | 'b' => black.push(Pos::new(x, y)),
-                    'O' | 'o' | 'W' | 'w' => white.push(Pos::new(x, y)),
-                    '.' | '+' | '-' | '*' => {}
-                    _ => {
-                        return Err(BoardError::Diagram(format!(
-                            "unknown character '{c}' in row {}",
-                            size - r
-                        )))
-                    }
-                }
-            }
-        }
-        Board::from_stones(size, rule, &black, &white)
     }
 
     /// Board side.
@@ -814,65 +658,6 @@ impl Board {
     pub fn is_legal(&mut self, p: Pos) -> bool {
         self.is_empty_at(p) && !(self.side == Stone::Black && self.is_forbidden(p))
     }
-
-    /// The position under board symmetry `sym` (see [`Pos::transform`]), history included.
-    pub fn transformed(&self, sym: u8) -> Board {
-        let mut b = Board::new(self.size, self.rule).expect("same size");
-        let n = self.size;
-        let played: std::collections::HashSet<Pos> = self.history.iter().map(|r| r.pos).collect();
-        for p in self.points() {
-            if let Some(s) = self.stone_at(p) {
-                if !played.contains(&p) {
-                    b.place(p.transform(sym, n), s).expect("empty");
-                }
-            }
-        }
-        let first = self.history.first().map_or(self.side, |r| r.stone);
-        b.set_side_to_move(first);
-        for r in &self.history {
-            b.set_side_to_move(r.stone);
-            b.make(r.pos.transform(sym, n)).expect("empty");
-        }
-        b.set_side_to_move(self.side);
-        b
-    }
-
-    /// A diagram, highest row first, column letters underneath; `marks` are shown as `*`.
-    pub fn diagram(&self, marks: &[Pos]) -> String {
-        let mut s = String::new();
-        let last = self.last_move();
-        for y in (0..self.size).rev() {
-            let _ = write!(s, "{:>2}", y + 1);
-            for x in 0..self.size {
-                let p = Pos::new(x, y);
-                let c = match self.stone_at(p) {
-                    Some(st) => st.symbol(),
-                    None if marks.contains(&p) => '*',
-                    None => '.',
-                };
-                let sep = if Some(p) == last {
-                    '['
-                } else if x > 0 && Some(Pos::new(x - 1, y)) == last {
-                    ']'
-                } else {
-                    ' '
-                };
-                s.push(sep);
-                s.push(c);
-            }
-            if Some(Pos::new(self.size - 1, y)) == last {
-                s.push(']');
-            }
-            s.push('\n');
-        }
-        s.push_str("  ");
-        for x in 0..self.size {
-            s.push(' ');
-            s.push((b'a' + x as u8) as char);
-        }
-        s.push('\n');
-        s
-    }
 }
 
 #[cfg(test)]
@@ -967,28 +752,6 @@ mod tests {
         ));
         assert!(Board::new(4, Rule::Renju).is_err());
         assert!(Board::new(21, Rule::Renju).is_err());
-    }
-
-    #[test]
-    fn diagram_round_trips() {
-        let b = Board::from_moves(15, Rule::Renju, &moves("h8 i9 j10")).unwrap();
-        let d = b.diagram(&[]);
-        let rows: Vec<&str> = d.lines().take(15).collect();
-        let c = Board::from_diagram(
-            Rule::Renju,
-            &rows
-                .iter()
-                .map(|r| r.replace(['[', ']'], " "))
-                .collect::<Vec<_>>()
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>(),
-        )
-        .unwrap();
-        assert_eq!(c.stones_of(Stone::Black), b.stones_of(Stone::Black));
-        assert_eq!(c.stones_of(Stone::White), b.stones_of(Stone::White));
-        assert!(d.starts_with("15"));
-        assert!(d.trim_end().ends_with("a b c d e f g h i j k l m n o"));
     }
 
     #[test]

@@ -8,9 +8,14 @@
 //! at 0.8; black never plays a forbidden point in renju. Every version of the engine must
 //! beat it by a wide margin.
 
-use crate::board::idx_of;
-use crate::search::{Limits, SearchResult, MATE};
-use crate::{Board, Pos, Rule, Stone};
+use crate::board::{idx_of, Board};
+use crate::limits::{time_budget, Limits};
+use crate::outcome::Outcome;
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::score::MATE;
+use crate::search_result::SearchResult;
+use crate::stone::Stone;
 use std::time::Instant;
 
 /// Default depth of the classic player.
@@ -74,14 +79,34 @@ pub fn evaluate(b: &Board) -> f64 {
     shapes(b, me) - shapes(b, me.opp())
 }
 
-struct Classic {
+/// The classic reference player as a player kind: [`search`] to [`DEPTH`] plies. It keeps
+/// nothing between moves, and parameters and threads do not apply to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Classic;
+
+impl Classic {
+    /// Searches `board` for the side to move; a game clock in `limits` counts through its
+    /// hard limit (the classic player has no soft one: it stops where the time runs out).
+    pub fn search(&self, board: &Board, limits: &Limits) -> SearchResult {
+        let start = Instant::now();
+        let (_, hard) = time_budget(limits, board);
+        let l = Limits {
+            time_ms: hard.map(|h| h.as_millis() as u64),
+            ..*limits
+        };
+        search(board, &l, DEPTH).finish(start)
+    }
+}
+
+/// One search of the classic player: its node count, clock and limits.
+struct Tree {
     nodes: u64,
     start: Instant,
     limits: Limits,
     stopped: bool,
 }
 
-impl Classic {
+impl Tree {
     fn candidates(&self, b: &mut Board) -> Vec<Pos> {
         let n = b.size();
         let me = b.side_to_move();
@@ -134,7 +159,7 @@ impl Classic {
         if let Some(o) = b.outcome() {
             // The side that just moved won (or the board filled up).
             return match o {
-                crate::Outcome::Draw => 0.0,
+                Outcome::Draw => 0.0,
                 _ => -FIVE * 10.0 - depth as f64,
             };
         }
@@ -171,7 +196,7 @@ impl Classic {
 pub fn search(board: &Board, limits: &Limits, depth: i32) -> SearchResult {
     let mut b = board.clone();
     let depth = limits.depth.map_or(depth, |d| d.min(depth)).max(1);
-    let mut c = Classic {
+    let mut c = Tree {
         nodes: 0,
         start: Instant::now(),
         limits: *limits,

@@ -1,6 +1,6 @@
 //! How a game ended.
 
-use crate::Stone;
+use crate::stone::Stone;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -9,7 +9,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
 
-use crate::eval::table::{self, ComboTable};
+use crate::cell_class::table::{parse_name, ComboTable};
+
+mod table;
 
 /// One tunable's declaration.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -95,7 +97,7 @@ macro_rules! declare_params {
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub struct Params {
             $( $(#[doc = $doc])* pub $name: i32, )*
-            /// Overridden entries of the combination table (see [`crate::eval::table`]);
+            /// Overridden entries of the combination table (see [`crate::cell_class::table`]);
             /// the others follow the hand weights.
             pub combo: ComboTable,
         }
@@ -232,16 +234,10 @@ impl Params {
             .map(|(_, n)| n)
     }
 
-    /// The combination table's entries, declared like parameters (their default is the
-    /// shipped table's entry, or what the default hand weights generate).
-    pub fn table_specs() -> &'static [ParamSpec] {
-        table::table_specs()
-    }
-
     /// The value of a parameter by name (a table entry: its override or generated value).
     pub fn get(&self, name: &str) -> Option<i32> {
         self.get_declared(name).or_else(|| {
-            let (colour, class) = table::parse_name(name)?;
+            let (colour, class) = parse_name(name)?;
             Some(self.table_entry(colour.index(), class))
         })
     }
@@ -260,7 +256,7 @@ impl Params {
         match self.slot(name) {
             Some(slot) => *slot = value as i32,
             None => {
-                let (colour, class) = table::parse_name(name).expect("a table entry");
+                let (colour, class) = parse_name(name).expect("a table entry");
                 self.combo.set(colour.index(), class, value as i32);
             }
         }
@@ -409,7 +405,7 @@ impl Params {
             .overrides()
             .into_iter()
             .filter(|&(n, v)| {
-                let (colour, class) = table::parse_name(n).expect("a table name");
+                let (colour, class) = parse_name(n).expect("a table name");
                 d.combo.get(colour.index(), class) != Some(v)
             })
             .map(|(n, v)| (n.to_string(), v))
@@ -450,106 +446,6 @@ mod tests {
             assert!(table.contains_key(s.name), "default.toml lacks {}", s.name);
         }
         assert_eq!(table.len(), Params::SPECS.len());
-    }
-
-    #[test]
-    fn hand_table_file_is_what_the_hand_weights_generate() {
-        // suites/params/table-hand.toml lists every entry as the default hand weights generate
-        // it; loaded, it evaluates exactly as a set without table overrides, under every rule.
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params/table-hand.toml");
-        let text = std::fs::read_to_string(&path).expect("table-hand.toml exists");
-        let hand = Params {
-            combo: ComboTable::default(),
-            ..Params::default()
-        };
-        assert_eq!(text, hand.table_toml());
-        let p = Params::from_toml(&text).unwrap();
-        assert_eq!(p.combo.overrides().len(), Params::table_specs().len());
-        for rule in [
-            crate::Rule::Renju,
-            crate::Rule::Freestyle,
-            crate::Rule::Standard,
-        ] {
-            assert_eq!(
-                crate::eval::EvalWeights::new(&p, rule),
-                crate::eval::EvalWeights::new(&hand, rule)
-            );
-        }
-    }
-
-    /// A four-three table entry the shipped table does not override.
-    fn free_entry() -> &'static str {
-        let d = Params::default();
-        table::TABLE_NAMES
-            .iter()
-            .copied()
-            .find(|n| {
-                let (c, k) = table::parse_name(n).unwrap();
-                d.combo.get(c.index(), k).is_none()
-                    && table::class_combo(k) == Some(crate::eval::Combo::FourThree)
-            })
-            .expect("a four-three class follows the hand weights")
-    }
-
-    #[test]
-    fn table_entries_follow_the_hand_weights_until_overridden() {
-        let free = free_entry();
-        let mut p = Params::default();
-        assert_eq!(p.get(free), Some(p.w_four_three));
-        p.set("w_four_three", 2500).unwrap();
-        assert_eq!(p.get(free), Some(2500));
-        p.set(free, -40).unwrap();
-        p.set("w_four_three", 1000).unwrap();
-        assert_eq!(p.get(free), Some(-40));
-        assert!(matches!(
-            p.set(free, 20000),
-            Err(ParamError::OutOfRange { .. })
-        ));
-        assert_eq!(
-            Params::from_toml("cmb_white_f3t0w0 = 1"),
-            Err(ParamError::Unknown("cmb_white_f3t0w0".into()))
-        );
-        // Overrides survive TOML and the arena's name=value diff.
-        let back = Params::from_toml(&p.to_toml()).unwrap();
-        assert_eq!(back, p);
-        let mut rebuilt = Params::default();
-        for (n, v) in p.diff_from_default() {
-            rebuilt.set(&n, i64::from(v)).unwrap();
-        }
-        assert_eq!(rebuilt, p);
-        assert!(p.diff_from_default().contains(&(free.to_string(), -40)));
-        // The defaults differ from the defaults in nothing, shipped table included.
-        assert!(Params::default().diff_from_default().is_empty());
-        assert!(!Params::default().to_toml().contains("cmb_"));
-    }
-
-    #[test]
-    fn shipped_table_file_is_the_defaults_table() {
-        // suites/params/table.toml is built in: its entries are the defaults' overrides, the
-        // others follow the hand weights; it names only table entries, in range.
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params/table.toml");
-        let text = std::fs::read_to_string(&path).expect("table.toml exists");
-        let shipped = table::parse_table(&text).expect("valid");
-        let d = Params::default();
-        assert_eq!(d.combo, shipped);
-        let doc: toml::Table = text.parse().unwrap();
-        for (i, name) in table::TABLE_NAMES.iter().enumerate() {
-            let (c, k) = (i / table::NCLASS, i % table::NCLASS);
-            match doc.get(*name) {
-                Some(v) => assert_eq!(i64::from(d.table_entry(c, k)), v.as_integer().unwrap()),
-                None => assert_eq!(d.table_entry(c, k), table::generated(&d, k), "{name}"),
-            }
-            assert_eq!(Params::spec(name).unwrap().default, d.table_entry(c, k));
-        }
-        // A table file with anything else is refused.
-        assert_eq!(
-            table::parse_table("w_four = 3"),
-            Err(ParamError::Unknown("w_four".into()))
-        );
-        assert!(matches!(
-            table::parse_table("cmb_white_f0t0w0 = 99999"),
-            Err(ParamError::OutOfRange { .. })
-        ));
     }
 
     #[test]

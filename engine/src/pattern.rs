@@ -7,7 +7,8 @@
 //! windows recursively, as `shared/spec/engine-design.md` describes: five, then the
 //! points that make five (four), then the points that make fours (three), and so on.
 
-use crate::{Rule, Stone};
+use crate::rule::Rule;
+use crate::stone::Stone;
 use std::sync::OnceLock;
 
 /// What a stone placed on a cell makes along one line. Ordered from weakest to strongest,

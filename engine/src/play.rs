@@ -6,305 +6,27 @@
 //! list (`# rule renju size 15` then `h8 i9 ...`) or, for a `.psq` file name, in Piskvork's
 //! PSQ format; `load` reads either.
 
-use crate::protocol::{fallback_move, info_line, score_text};
-use crate::search::Info;
-use crate::{Board, BoardError, Engine, Limits, Pos, Rule, Stone};
-use std::fmt;
+mod game_file_error;
+mod game_record;
+mod humans;
+mod limit_text;
+
+pub use game_file_error::GameFileError;
+pub use game_record::{move_list_text, psq_text, GameRecord};
+pub use humans::Humans;
+pub use limit_text::parse_limits;
+
+use crate::board::Board;
+use crate::fallback::fallback_move;
+use crate::limits::Limits;
+use crate::pos::Pos;
+use crate::score::score_text;
+use crate::search::Engine;
+use crate::search::{info_line, Info};
+use crate::stone::Stone;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
-use std::str::FromStr;
 use std::time::Instant;
-use thiserror::Error;
-
-/// Which colours a human plays; the engine plays the others.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Humans {
-    /// The human plays black.
-    #[default]
-    Black,
-    /// The human plays white.
-    White,
-    /// Two humans (the engine only gives hints).
-    Both,
-    /// The engine plays itself.
-    None,
-}
-
-impl Humans {
-    /// Does a human play this colour?
-    pub fn plays(self, stone: Stone) -> bool {
-        match self {
-            Humans::Black => stone == Stone::Black,
-            Humans::White => stone == Stone::White,
-            Humans::Both => true,
-            Humans::None => false,
-        }
-    }
-}
-
-impl FromStr for Humans {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "black" | "b" | "x" => Ok(Humans::Black),
-            "white" | "w" | "o" => Ok(Humans::White),
-            "both" => Ok(Humans::Both),
-            "none" => Ok(Humans::None),
-            _ => Err(format!(
-                "unknown side '{s}' (expected black, white, both or none)"
-            )),
-        }
-    }
-}
-
-impl fmt::Display for Humans {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Humans::Black => "black",
-            Humans::White => "white",
-            Humans::Both => "both",
-            Humans::None => "none",
-        })
-    }
-}
-
-/// Parses a search limit such as `nodes=20000`, `depth=6`, `time=500` (milliseconds; also
-/// `500ms` or `2s`), or several joined by commas.
-pub fn parse_limits(text: &str) -> Result<Limits, String> {
-    let mut l = Limits::default();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let bad = || format!("bad limit '{part}': expected nodes=N, depth=N, time=MS, 500ms or 2s");
-        let number = |v: &str| v.trim().parse::<u64>().map_err(|_| bad());
-        if let Some((key, value)) = part.split_once('=') {
-            match key.trim().to_ascii_lowercase().as_str() {
-                "nodes" => l.nodes = Some(number(value)?),
-                "depth" => l.depth = Some(number(value)?.clamp(1, 100) as i32),
-                "time" | "time_ms" | "ms" => l.time_ms = Some(number(value)?),
-                _ => return Err(bad()),
-            }
-        } else if let Some(ms) = part.strip_suffix("ms") {
-            l.time_ms = Some(number(ms)?);
-        } else if let Some(s) = part.strip_suffix('s') {
-            l.time_ms = Some(number(s)? * 1000);
-        } else {
-            return Err(bad());
-        }
-    }
-    if l == Limits::default() {
-        return Err(format!("empty limit '{text}'"));
-    }
-    Ok(l)
-}
-
-/// A game file that cannot be read, written or replayed.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum GameFileError {
-    /// Reading or writing failed.
-    #[error("{path}: {message}")]
-    Io {
-        /// The file.
-        path: String,
-        /// What went wrong.
-        message: String,
-    },
-    /// The text is not a game in either format.
-    #[error("line {line}: {message}")]
-    Syntax {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong there.
-        message: String,
-    },
-    /// A move that cannot be played.
-    #[error("move {number} ({pos}): {error}")]
-    Move {
-        /// 1-based move number.
-        number: usize,
-        /// The point, in notation (or as written).
-        pos: String,
-        /// Why.
-        error: BoardError,
-    },
-    /// The game ends before the file does.
-    #[error("the game is over after move {number} ({outcome}) but the file goes on")]
-    MovesAfterEnd {
-        /// The last move of the game.
-        number: usize,
-        /// How it ended.
-        outcome: String,
-    },
-}
-
-/// A game read from a file: board size, rule if the file names one, and moves with the
-/// milliseconds each took (0 when not recorded).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// Board side.
-    pub size: usize,
-    /// The rule, if the file states it (PSQ files do not).
-    pub rule: Option<Rule>,
-    /// Moves in play order, black first, with their thinking times in milliseconds.
-    pub moves: Vec<(Pos, u64)>,
-}
-
-impl GameRecord {
-    /// Parses a game in either format: PSQ (first line `Piskvorky NxN, ...`) or a move list
-    /// (`#` comment lines, optionally `# rule R size N`, then moves in notation).
-    /// `default_size` is the size of a move list without a `size`.
-    pub fn parse(text: &str, default_size: usize) -> Result<GameRecord, GameFileError> {
-        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        if first
-            .trim_start()
-            .to_ascii_lowercase()
-            .starts_with("piskvorky")
-        {
-            Self::parse_psq(text)
-        } else {
-            Self::parse_move_list(text, default_size)
-        }
-    }
-
-    fn parse_psq(text: &str) -> Result<GameRecord, GameFileError> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .skip_while(|(_, l)| l.trim().is_empty());
-        let (i, header) = lines.next().expect("a header was found");
-        let syntax = |line: usize, message: String| GameFileError::Syntax {
-            line: line + 1,
-            message,
-        };
-        let dims = header
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .find(|w| w.contains('x'))
-            .and_then(|w| w.split_once('x'))
-            .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)));
-        let size = match dims {
-            Some((w, h))
-                if w == h && (crate::pos::MIN_SIZE..=crate::pos::MAX_SIZE).contains(&w) =>
-            {
-                w
-            }
-            Some((w, h)) => {
-                return Err(syntax(
-                    i,
-                    format!("unsupported board {w}x{h} (square 5 to 20 only)"),
-                ))
-            }
-            None => return Err(syntax(i, format!("bad PSQ header '{header}'"))),
-        };
-        let mut moves = Vec::new();
-        for (i, line) in lines {
-            let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
-            let nums: Option<Vec<i64>> = fields.iter().map(|f| f.parse().ok()).collect();
-            // Moves are `x,y,ms`; the first other line starts the trailer.
-            let Some(nums) = nums.filter(|n| n.len() == 3) else {
-                break;
-            };
-            let (x, y) = (nums[0], nums[1]);
-            if x < 1 || y < 1 || x > size as i64 || y > size as i64 {
-                return Err(syntax(
-                    i,
-                    format!("{x},{y} is off the {size}x{size} board (PSQ counts from 1)"),
-                ));
-            }
-            moves.push((
-                Pos::new(x as usize - 1, y as usize - 1),
-                nums[2].max(0) as u64,
-            ));
-        }
-        Ok(GameRecord {
-            size,
-            rule: None,
-            moves,
-        })
-    }
-
-    fn parse_move_list(text: &str, default_size: usize) -> Result<GameRecord, GameFileError> {
-        let mut size = default_size;
-        let mut rule = None;
-        let mut moves = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let syntax = |message: String| GameFileError::Syntax {
-                line: i + 1,
-                message,
-            };
-            let line = line.trim();
-            if let Some(comment) = line.strip_prefix('#') {
-                let words: Vec<&str> = comment.split_whitespace().collect();
-                for pair in words.windows(2) {
-                    match pair[0].to_ascii_lowercase().as_str() {
-                        "rule" => rule = Some(pair[1].parse::<Rule>().map_err(syntax)?),
-                        "size" => {
-                            size = pair[1]
-                                .parse::<usize>()
-                                .ok()
-                                .filter(|n| {
-                                    (crate::pos::MIN_SIZE..=crate::pos::MAX_SIZE).contains(n)
-                                })
-                                .ok_or_else(|| {
-                                    syntax(format!("bad size '{}' (5 to 20)", pair[1]))
-                                })?;
-                        }
-                        _ => {}
-                    }
-                }
-                continue;
-            }
-            if !moves.is_empty() || !line.is_empty() {
-                let list = Pos::parse_list(line, size).map_err(|e| syntax(e.to_string()))?;
-                moves.extend(list.into_iter().map(|p| (p, 0)));
-            }
-        }
-        Ok(GameRecord { size, rule, moves })
-    }
-
-    /// Plays the record out on an empty board under `rule`, checking every move.
-    pub fn replay(&self, rule: Rule) -> Result<Board, GameFileError> {
-        let mut b = Board::new(self.size, rule).map_err(|e| GameFileError::Syntax {
-            line: 1,
-            message: e.to_string(),
-        })?;
-        for (i, &(p, _)) in self.moves.iter().enumerate() {
-            if let Some(o) = b.outcome() {
-                return Err(GameFileError::MovesAfterEnd {
-                    number: i,
-                    outcome: o.to_string(),
-                });
-            }
-            b.make(p).map_err(|error| GameFileError::Move {
-                number: i + 1,
-                pos: p.to_string(),
-                error,
-            })?;
-        }
-        Ok(b)
-    }
-}
-
-/// The game as a move list file: `# rule R size N`, then the moves in notation.
-pub fn move_list_text(board: &Board) -> String {
-    let moves: Vec<Pos> = board.history().iter().map(|r| r.pos).collect();
-    let mut s = format!("# rule {} size {}\n", board.rule(), board.size());
-    for chunk in moves.chunks(10) {
-        s.push_str(&Pos::format_list(chunk));
-        s.push('\n');
-    }
-    s
-}
-
-/// The game in Piskvork's PSQ format: the header, `x,y,ms` lines with 1-based coordinates,
-/// then a trailer with the players' names and `-1`.
-pub fn psq_text(board: &Board, times: &[u64], black: &str, white: &str) -> String {
-    let n = board.size();
-    let mut s = format!("Piskvorky {n}x{n}, 11:11, 0\n");
-    for (i, r) in board.history().iter().enumerate() {
-        let ms = times.get(i).copied().unwrap_or(0);
-        s.push_str(&format!("{},{},{ms}\n", r.pos.x() + 1, r.pos.y() + 1));
-    }
-    s.push_str(&format!("{black}\n{white}\n-1\n"));
-    s
-}
 
 const HELP: &str = "commands: a move such as h8, undo, hint, save FILE (FILE.psq for PSQ), \
 load FILE, help, quit";
@@ -498,7 +220,7 @@ impl Game {
 
     fn human_move(&mut self, text: &str, ms: u64) -> Result<(), String> {
         let p = Pos::parse(text, self.board.size()).map_err(|e| match e {
-            crate::NotationError::BadToken(_) => {
+            crate::pos::NotationError::BadToken(_) => {
                 format!("don't understand '{text}': type a move such as h8, or help")
             }
             e => e.to_string(),
@@ -611,7 +333,8 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Params;
+    use crate::params::Params;
+    use crate::rule::Rule;
 
     fn game(rule: Rule, humans: Humans) -> Game {
         let board = Board::new(15, rule).unwrap();
@@ -633,21 +356,6 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("wuzi-play-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir.join(name)
-    }
-
-    #[test]
-    fn limits_parse() {
-        assert_eq!(parse_limits("nodes=5000"), Ok(Limits::nodes(5000)));
-        assert_eq!(parse_limits("depth=6"), Ok(Limits::depth(6)));
-        assert_eq!(parse_limits("500ms"), Ok(Limits::time_ms(500)));
-        assert_eq!(parse_limits("2s"), Ok(Limits::time_ms(2000)));
-        let both = parse_limits("time=300, nodes=100").unwrap();
-        assert_eq!((both.time_ms, both.nodes), (Some(300), Some(100)));
-        assert!(parse_limits("fast").is_err());
-        assert!(parse_limits("nodes=x").is_err());
-        assert!(parse_limits("").is_err());
-        assert_eq!("Both".parse::<Humans>(), Ok(Humans::Both));
-        assert!("red".parse::<Humans>().is_err());
     }
 
     #[test]

@@ -24,11 +24,11 @@ impl Rule {
 
     /// Does `stone` need exactly five (an overline is no win)?
     #[inline]
-    pub const fn exact_five(self, stone: crate::Stone) -> bool {
+    pub const fn exact_five(self, stone: crate::stone::Stone) -> bool {
         match self {
             Rule::Freestyle => false,
             Rule::Standard => true,
-            Rule::Renju => matches!(stone, crate::Stone::Black),
+            Rule::Renju => matches!(stone, crate::stone::Stone::Black),
         }
     }
 

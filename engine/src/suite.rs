@@ -18,8 +18,13 @@
 //! `play` + `result` (`black`, `white`, `draw` or `none`) + optional `reason`
 //! (`five` or `forbidden`). Without `play`, `result` checks the position as given.
 
-use crate::search::Limits;
-use crate::{Board, Outcome, Params, Pos, Rule, Stone, WinReason};
+use crate::board::Board;
+use crate::limits::Limits;
+use crate::outcome::{Outcome, WinReason};
+use crate::params::Params;
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::stone::Stone;
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -8,7 +8,9 @@
 
 use crate::board::{pos_of, Board};
 use crate::eval::Threat;
-use crate::{Pos, Rule, Stone};
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::stone::Stone;
 
 /// Which solver.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -11,7 +11,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use wuzi_engine::search::Clock;
+use wuzi_engine::Clock;
 use wuzi_engine::{Board, Outcome, Pos, Rule, Stone, WinReason};
 
 use wuzi_players::{GameStart, MoveRequest, Player, PlayerError, PlayerLimits, PlayerReport};

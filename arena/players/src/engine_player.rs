@@ -1,8 +1,8 @@
-//! The in-process engine as a [`Player`]. It owns one [`Engine`] that keeps its hash table
+//! The in-process engine as a [`Player`]. It owns one [`wuzi_engine::Engine`] that keeps its hash table
 //! between the moves of a game and clears it (`new_game`) at the start of each game, so a
 //! game's moves never depend on the games played before it.
 
-use wuzi_engine::{Engine, Limits};
+use wuzi_engine::{Limits, Searcher};
 
 use crate::limits::PlayerLimits;
 use crate::player::{GameStart, MoveReply, MoveRequest, Player, PlayerError};
@@ -11,16 +11,16 @@ use crate::timer::SearchTimer;
 /// The in-process engine as a player.
 pub struct EnginePlayer {
     name: String,
-    engine: Engine,
+    engine: Searcher,
     limits: PlayerLimits,
 }
 
 impl EnginePlayer {
-    /// A player around an engine, searching under `limits`.
-    pub fn new(name: &str, engine: Engine, limits: PlayerLimits) -> EnginePlayer {
+    /// A player around an engine (or the classic player), searching under `limits`.
+    pub fn new(name: &str, engine: impl Into<Searcher>, limits: PlayerLimits) -> EnginePlayer {
         EnginePlayer {
             name: name.to_string(),
-            engine,
+            engine: engine.into(),
             limits,
         }
     }

@@ -6,7 +6,7 @@
 //! ([`crate::external`]) does; the referee, runner and records need no change.
 
 use thiserror::Error;
-use wuzi_engine::search::Clock;
+use wuzi_engine::Clock;
 use wuzi_engine::{Board, Pos, Rule, Stone};
 
 /// What a player is told when a game starts.

@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use wuzi_engine::{Engine, Params};
+use wuzi_engine::{Classic, Engine, Params};
 
 use crate::engine_player::EnginePlayer;
 use crate::error::{Result, SpecError};
@@ -187,7 +187,7 @@ impl PlayerSpec {
             }
             PlayerKind::Classic => Ok(Box::new(EnginePlayer::new(
                 &self.name,
-                Engine::classic(),
+                Classic,
                 self.limits.clone(),
             ))),
             PlayerKind::External {

@@ -5,9 +5,12 @@
 //! Only a possible double-three needs the recursive check of RIF 9.3: a three is real only
 //! if one of its straight-four points is itself a legal move that does not make a five.
 
-use super::{idx_of, pos_of, Board, DIR_STEP};
+use super::grid::{idx_of, pos_of, DIR_STEP};
+use super::Board;
 use crate::pattern::{Pattern, BLACK, EMPTY};
-use crate::{Pos, Rule, Stone};
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::stone::Stone;
 
 const FIVE: u8 = Pattern::Five as u8;
 const OVERLINE: u8 = Pattern::Overline as u8;

@@ -1,15 +1,19 @@
 //! The evaluation as counts times weights, for fitting the weights to game results.
 //!
-//! [`crate::Board::evaluate`] sums, over the empty cells and both colours, the weight of each
+//! [`crate::board::Board::evaluate`] sums, over the empty cells and both colours, the weight of each
 //! of the cell's four line patterns (diagonals scaled by `diagonal`) plus a combination bonus,
 //! then subtracts the opponent's sum scaled by `defence` and adds `tempo`. Given the counts of
-//! patterns and bonuses of a position ([`EvalFeatures`], from [`crate::Board::eval_features`]),
+//! patterns and bonuses of a position ([`EvalFeatures`], from [`crate::board::Board::eval_features`]),
 //! the evaluation under any parameter set follows without replaying the board:
 //! [`EvalFeatures::evaluate`] equals the board's evaluation exactly.
 
-use super::table::{class_combo, NCLASS};
-use super::{Combo, EvalWeights};
-use crate::{Params, Pattern, Rule, Stone};
+use super::weights::EvalWeights;
+use crate::cell_class::combo::Combo;
+use crate::cell_class::table::{class_combo, NCLASS};
+use crate::params::Params;
+use crate::pattern::Pattern;
+use crate::rule::Rule;
+use crate::stone::Stone;
 
 /// The parameters the evaluation reads (everything [`EvalWeights::new`] uses); the others
 /// are search parameters.
@@ -46,7 +50,7 @@ pub struct EvalFeatures {
     /// pattern, over the colour's empty cells that are not forbidden.
     pub lines: [[[u16; 12]; 2]; 2],
     /// `[colour][class]`: how many empty cells fall in each combination class (see
-    /// [`super::table`]; cells making five or forbidden are in none).
+    /// [`crate::cell_class::table`]; cells making five or forbidden are in none).
     pub classes: [[u16; NCLASS]; 2],
 }
 
@@ -95,7 +99,7 @@ impl EvalFeatures {
     }
 
     /// The evaluation for the side to move under `w` (built for this rule): exactly what
-    /// [`crate::Board::evaluate`] returns for the position with those weights.
+    /// [`crate::board::Board::evaluate`] returns for the position with those weights.
     pub fn evaluate(&self, w: &EvalWeights) -> i32 {
         let me = self.side.index();
         self.potential(w, me) - self.potential(w, 1 - me) * w.defence / 100 + w.tempo
@@ -115,7 +119,8 @@ impl EvalFeatures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Board, Pos};
+    use crate::board::Board;
+    use crate::pos::Pos;
 
     /// A small seeded generator (SplitMix64); the engine has no random-number dependency.
     struct Rng(u64);
@@ -207,7 +212,7 @@ mod tests {
         // combination weights (all of w_three_two's classes), which then only generate the
         // entries a table leaves out.
         let hand = Params {
-            combo: crate::eval::table::ComboTable::default(),
+            combo: crate::cell_class::table::ComboTable::default(),
             ..Params::default()
         };
         for s in Params::SPECS {

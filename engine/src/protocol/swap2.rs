@@ -13,8 +13,13 @@
 //! move's limits, and small fixed-node searches to compare candidate stones, so with a node
 //! limit the answers are reproducible.
 
-use crate::search::{Info, Limits};
-use crate::{Board, Engine, Pos, Rule, Stone};
+use crate::board::Board;
+use crate::limits::Limits;
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::search::Engine;
+use crate::search::Info;
+use crate::stone::Stone;
 
 /// A score (for white, to move) within this margin of 0 counts as balanced: with three stones the
 /// brain then places two more rather than choose a colour. About an open three's worth.
@@ -176,7 +181,7 @@ fn balancing_stone(engine: &mut Engine, board: &mut Board, nodes: u64) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Params;
+    use crate::params::Params;
 
     fn engine() -> Engine {
         Engine::new(Params::default(), 4, 1)

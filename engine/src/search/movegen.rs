@@ -1,9 +1,10 @@
 //! Move generation: candidates near stones, gated by threats, ordered by pattern value.
 
-use super::Worker;
-use crate::board::{Board, DIR_STEP, PAD, STRIDE};
+use crate::board::{Board, CELLS, DIR_STEP, PAD, STRIDE};
 use crate::eval::Threat;
-use crate::{Params, Rule, Stone};
+use crate::params::Params;
+use crate::rule::Rule;
+use crate::stone::Stone;
 
 const MAX_MOVES: usize = 400;
 
@@ -118,28 +119,33 @@ fn order_score(board: &Board, idx: usize, me: Stone) -> i32 {
 
 /// Moves of an interior node: all legal candidates near stones, or only fours and defences
 /// when the opponent threatens an open four.
-pub(super) fn generate(w: &mut Worker<'_>, list: &mut MoveList, tt_move: usize, ply: usize) {
-    let me = w.board.side_to_move();
+pub(super) fn generate(
+    board: &mut Board,
+    killers: [u16; 2],
+    history: &[[i32; CELLS]],
+    list: &mut MoveList,
+    tt_move: usize,
+) {
+    let me = board.side_to_move();
     let op = me.opp();
-    let n = w.board.size();
-    let gated = threatens_open_four(&mut w.board, op);
-    let killers = w.killers[ply];
+    let n = board.size();
+    let gated = threatens_open_four(board, op);
     for y in 0..n {
         let row = (y + PAD) * STRIDE + PAD;
         for i in row..row + n {
-            if w.board.cell_raw(i) != 0 || !w.board.is_near(i) {
+            if board.cell_raw(i) != 0 || !board.is_near(i) {
                 continue;
             }
             if gated
-                && !w.board.threat_idx(i, me.index()).is_four()
-                && w.board.threat_idx(i, op.index()) < Threat::Four
+                && !board.threat_idx(i, me.index()).is_four()
+                && board.threat_idx(i, op.index()) < Threat::Four
             {
                 continue;
             }
-            if !legal(&mut w.board, i, me) {
+            if !legal(board, i, me) {
                 continue;
             }
-            let mut s = order_score(&w.board, i, me);
+            let mut s = order_score(board, i, me);
             if i == tt_move {
                 s += 1 << 28;
             } else if i as u16 == killers[0] {
@@ -147,7 +153,7 @@ pub(super) fn generate(w: &mut Worker<'_>, list: &mut MoveList, tt_move: usize, 
             } else if i as u16 == killers[1] {
                 s += 2000;
             }
-            s += w.history[me.index()][i] / 8;
+            s += history[me.index()][i] / 8;
             list.push(i, s);
         }
     }
@@ -157,31 +163,31 @@ pub(super) fn generate(w: &mut Worker<'_>, list: &mut MoveList, tt_move: usize, 
 /// Own four-making moves (for VCF quiescence), best first.
 /// With `near` = 0 all of them; otherwise only those on the four lines through `near`
 /// within 4 cells.
-pub(super) fn fours(w: &mut Worker<'_>, list: &mut MoveList, near: usize) {
-    let me = w.board.side_to_move();
-    let mut consider = |w: &mut Worker<'_>, i: usize| {
-        let t = w.board.threat_idx(i, me.index());
-        if w.board.cell_raw(i) == 0
+pub(super) fn fours(board: &mut Board, list: &mut MoveList, near: usize) {
+    let me = board.side_to_move();
+    let mut consider = |board: &mut Board, i: usize| {
+        let t = board.threat_idx(i, me.index());
+        if board.cell_raw(i) == 0
             && matches!(t, Threat::Four | Threat::FourThree)
-            && legal(&mut w.board, i, me)
+            && legal(board, i, me)
         {
-            let s = order_score(&w.board, i, me);
+            let s = order_score(board, i, me);
             list.push(i, s);
         }
     };
     if near == 0 {
-        let n = w.board.size();
+        let n = board.size();
         for y in 0..n {
             let row = (y + PAD) * STRIDE + PAD;
             for i in row..row + n {
-                consider(w, i);
+                consider(board, i);
             }
         }
     } else {
         for step in DIR_STEP {
             for k in 1..=4isize {
-                consider(w, (near as isize + k * step) as usize);
-                consider(w, (near as isize - k * step) as usize);
+                consider(board, (near as isize + k * step) as usize);
+                consider(board, (near as isize - k * step) as usize);
             }
         }
     }

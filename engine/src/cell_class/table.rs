@@ -19,10 +19,9 @@
 //! others are scaled by `black_penalty`. Cells that make five or that are forbidden belong to
 //! no class.
 
-use std::sync::LazyLock;
-
-use super::{Combo, Summary};
-use crate::{ParamError, ParamSpec, Params, Stone};
+use super::combo::Combo;
+use super::summary::Summary;
+use crate::stone::Stone;
 
 /// Number of classes per colour.
 pub const NCLASS: usize = 48;
@@ -139,7 +138,7 @@ pub fn class_index(fours: usize, threes: usize, twos: usize) -> usize {
     fours.min(2) * 16 + threes.min(3) * 4 + twos.min(3)
 }
 
-/// The class of a packed cell summary (see [`super::EvalWeights`]), or `None` for a cell that
+/// The class of a packed cell summary (see [`crate::eval::EvalWeights`]), or `None` for a cell that
 /// makes five or is forbidden for renju black.
 #[inline]
 pub fn class_of_key(key: u16, renju_black: bool) -> Option<usize> {
@@ -152,7 +151,7 @@ pub fn class_of_key(key: u16, renju_black: bool) -> Option<usize> {
 }
 
 /// The hand-weight combination a class earns by default (the same rule as
-/// [`super::classify`]).
+/// [`crate::eval::classify`]).
 pub fn class_combo(class: usize) -> Option<Combo> {
     let (f, t, w) = (class / 16, (class / 4) % 4, class % 4);
     match (f, t) {
@@ -165,21 +164,6 @@ pub fn class_combo(class: usize) -> Option<Combo> {
     }
 }
 
-/// The hand weight of combination `k` in `p` (before renju black's adjustments).
-pub fn hand_bonus(p: &Params, k: Combo) -> i32 {
-    match k {
-        Combo::FourThree => p.w_four_three,
-        Combo::DoubleThree => p.w_double_three,
-        Combo::DoubleFour => p.w_double_four,
-        Combo::ThreeTwo => p.w_three_two,
-    }
-}
-
-/// The generated (hand-weight) value of a class.
-pub fn generated(p: &Params, class: usize) -> i32 {
-    class_combo(class).map_or(0, |k| hand_bonus(p, k))
-}
-
 /// Colour and class of an entry name.
 pub fn parse_name(name: &str) -> Option<(Stone, usize)> {
     let i = TABLE_NAMES.iter().position(|n| *n == name)?;
@@ -189,60 +173,6 @@ pub fn parse_name(name: &str) -> Option<(Stone, usize)> {
         Stone::White
     };
     Some((colour, i % NCLASS))
-}
-
-/// The shipped table (`suites/params/table.toml`, built in): the entries it lists override the
-/// hand weights in [`Params::default`].
-const SHIPPED: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../suites/params/table.toml"
-));
-
-/// Parses a file of table entries only (`cmb_... = value`).
-pub fn parse_table(text: &str) -> Result<ComboTable, ParamError> {
-    let doc: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| ParamError::Toml(e.to_string()))?;
-    let mut t = ComboTable::default();
-    for (name, value) in &doc {
-        let (colour, class) = parse_name(name).ok_or_else(|| ParamError::Unknown(name.clone()))?;
-        let v = value.as_integer().ok_or_else(|| ParamError::NotInteger {
-            name: name.clone(),
-            value: value.to_string(),
-        })?;
-        if !(i64::from(ENTRY_MIN)..=i64::from(ENTRY_MAX)).contains(&v) {
-            return Err(ParamError::OutOfRange {
-                name: name.clone(),
-                value: v,
-                min: ENTRY_MIN,
-                max: ENTRY_MAX,
-            });
-        }
-        t.set(colour.index(), class, v as i32);
-    }
-    Ok(t)
-}
-
-/// The entries' declarations (the default is the entry in [`Params::default`]: the shipped
-/// table's, or what the default hand weights generate).
-pub fn table_specs() -> &'static [ParamSpec] {
-    static SPECS: LazyLock<Vec<ParamSpec>> = LazyLock::new(|| {
-        let d = Params::default();
-        TABLE_NAMES
-            .iter()
-            .enumerate()
-            .map(|(i, name)| ParamSpec {
-                name,
-                default: d.table_entry(i / NCLASS, i % NCLASS),
-                min: ENTRY_MIN,
-                max: ENTRY_MAX,
-                step: 30.0,
-                help: "Combination table entry (see `wuzi params --table`): what a cell of \
-                       this class earns on top of its line values.",
-            })
-            .collect()
-    });
-    &SPECS
 }
 
 /// The entries a parameter set overrides; the rest follow the hand weights.
@@ -261,14 +191,6 @@ impl ComboTable {
         self.0.get_or_insert_with(|| Box::new([[None; NCLASS]; 2]))[c][class] = Some(value);
     }
 
-    /// The shipped table (`suites/params/table.toml`), the one [`Params::default`] has.
-    pub fn shipped() -> ComboTable {
-        static TABLE: LazyLock<ComboTable> = LazyLock::new(|| {
-            parse_table(SHIPPED).expect("suites/params/table.toml is valid (tested)")
-        });
-        TABLE.clone()
-    }
-
     /// The overridden entries as (name, value), black's first, in class order.
     pub fn overrides(&self) -> Vec<(&'static str, i32)> {
         let mut out = Vec::new();
@@ -281,39 +203,10 @@ impl ComboTable {
     }
 }
 
-impl Params {
-    /// The table entry of colour index `c` and `class`: its override, or what the hand
-    /// weights generate.
-    pub fn table_entry(&self, c: usize, class: usize) -> i32 {
-        self.combo
-            .get(c, class)
-            .unwrap_or_else(|| generated(self, class))
-    }
-
-    /// The whole table, every entry written out (the generator's output when nothing is
-    /// overridden), as a parameter file fragment.
-    pub fn table_toml(&self) -> String {
-        let mut s = String::from(
-            "# Combination table: what a cell earns on top of its line values, per colour and\n\
-             # class f<fours>t<open threes>w<open twos> (f2: open four or two fours; t3, w3:\n\
-             # three or more). Entries not given follow the hand weights w_four_three,\n\
-             # w_double_three, w_double_four and w_three_two. Renju black's classes of two\n\
-             # open threes or f2 earn nothing; its others are scaled by black_penalty.\n",
-        );
-        for (i, name) in TABLE_NAMES.iter().enumerate() {
-            let _ = std::fmt::Write::write_fmt(
-                &mut s,
-                format_args!("{name} = {}\n", self.table_entry(i / NCLASS, i % NCLASS)),
-            );
-        }
-        s
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::threat::{classify, Threat};
     use super::*;
-    use crate::eval::{classify, Threat};
 
     #[test]
     fn names_follow_the_class_order() {

@@ -1,0 +1,171 @@
+//! The evaluation weights of a rule and parameter set, turned into lookup arrays.
+
+use crate::cell_class::combo::Combo;
+use crate::cell_class::table::{self, NCLASS};
+use crate::cell_class::threat::{classify, Threat};
+use crate::params::Params;
+use crate::pattern::Pattern;
+use crate::rule::Rule;
+use crate::stone::Stone;
+
+/// Weights turned into lookup arrays, per colour, for one rule and parameter set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalWeights {
+    /// Per colour, per line pattern: value on a horizontal or vertical line.
+    pub(super) straight: [[i32; 12]; 2],
+    /// Per colour, per line pattern: value on a diagonal.
+    pub(super) diagonal: [[i32; 12]; 2],
+    /// Per colour, per combination class: the cell's bonus (renju black's rules applied).
+    class_bonus: [[i32; NCLASS]; 2],
+    renju: bool,
+    /// Opponent potential weight, percent.
+    pub defence: i32,
+    /// Bonus for the side to move.
+    pub tempo: i32,
+    /// Per colour, per line pattern: its code in the packed summary.
+    code: [[u16; 12]; 2],
+    /// Per colour, per packed summary: combination bonus and threat class.
+    combo: Box<[[(i32, Threat); 1 << 13]; 2]>,
+}
+
+impl EvalWeights {
+    /// Weights for `rule` from a parameter set.
+    pub fn new(p: &Params, rule: Rule) -> EvalWeights {
+        let renju = rule == Rule::Renju;
+        let mut line = [0i32; 12];
+        line[Pattern::B1 as usize] = p.w_one;
+        line[Pattern::F1 as usize] = p.w_open_one;
+        line[Pattern::B2 as usize] = p.w_two;
+        line[Pattern::F2 as usize] = p.w_open_two;
+        line[Pattern::B3 as usize] = p.w_three;
+        line[Pattern::F3 as usize] = p.w_open_three;
+        line[Pattern::B4 as usize] = p.w_four;
+        line[Pattern::F4 as usize] = p.w_open_four;
+        line[Pattern::DoubleFour as usize] = p.w_double_four_line;
+        line[Pattern::Five as usize] = p.w_five;
+        let mut w = EvalWeights {
+            straight: [line; 2],
+            diagonal: [line; 2],
+            class_bonus: [[0; NCLASS]; 2],
+            renju,
+            defence: p.defence,
+            tempo: p.tempo,
+            code: [[0; 12]; 2],
+            combo: Box::new([[(0, Threat::None); 1 << 13]; 2]),
+        };
+        for c in 0..2 {
+            for i in 0..12 {
+                w.diagonal[c][i] = w.straight[c][i] * p.diagonal / 100;
+            }
+            for class in 0..NCLASS {
+                w.class_bonus[c][class] = p.table_entry(c, class);
+            }
+        }
+        if renju {
+            // Renju black cannot use double-fours or double-threes, and its shapes are
+            // discounted for the risk of being pinned on forbidden points.
+            let b = Stone::Black.index();
+            w.straight[b][Pattern::DoubleFour as usize] = 0;
+            w.diagonal[b][Pattern::DoubleFour as usize] = 0;
+            for arr in [&mut w.straight[b], &mut w.diagonal[b]] {
+                for v in arr.iter_mut() {
+                    *v = *v * p.black_penalty / 100;
+                }
+            }
+            for (class, v) in w.class_bonus[b].iter_mut().enumerate() {
+                *v = match table::class_combo(class) {
+                    Some(Combo::DoubleThree | Combo::DoubleFour) => 0,
+                    _ => *v * p.black_penalty / 100,
+                };
+            }
+        }
+        w.build_tables();
+        w
+    }
+
+    /// Value and threat class of a cell for colour `c` given its four line patterns.
+    #[inline]
+    pub fn cell(&self, c: usize, pats: &[u8]) -> (i32, Threat) {
+        let code = &self.code[c];
+        let key = code[pats[0] as usize]
+            + code[pats[1] as usize]
+            + code[pats[2] as usize]
+            + code[pats[3] as usize];
+        let (bonus, class) = self.combo[c][key as usize];
+        if class == Threat::Forbidden {
+            return (0, class);
+        }
+        let v = self.straight[c][pats[0] as usize]
+            + self.straight[c][pats[1] as usize]
+            + self.diagonal[c][pats[2] as usize]
+            + self.diagonal[c][pats[3] as usize];
+        (v + bonus, class)
+    }
+
+    /// Value of pattern `p` for colour `c` on a line of direction `d`.
+    #[inline]
+    pub fn line_value(&self, c: usize, d: usize, p: u8) -> i32 {
+        if d < 2 {
+            self.straight[c][p as usize]
+        } else {
+            self.diagonal[c][p as usize]
+        }
+    }
+
+    /// Code of pattern `p` for colour `c` in the packed summary.
+    #[inline]
+    pub fn code(&self, c: usize, p: u8) -> u16 {
+        self.code[c][p as usize]
+    }
+
+    /// Value and class of a cell for colour `c` from its line-value sum and packed summary
+    /// (both kept incrementally by the board).
+    #[inline]
+    pub fn from_summary(&self, c: usize, line_sum: i32, key: u16) -> (i32, Threat) {
+        let (bonus, class) = self.combo[c][key as usize];
+        if class == Threat::Forbidden {
+            (0, class)
+        } else {
+            (line_sum + bonus, class)
+        }
+    }
+
+    /// The bonus a cell of combination class `class` earns for colour `c`.
+    #[inline]
+    pub fn class_bonus(&self, c: usize, class: usize) -> i32 {
+        self.class_bonus[c][class]
+    }
+
+    /// Builds the summary codes and the combination table from the weights.
+    ///
+    /// Each line pattern adds a code to a packed summary (five, open four, forbidden shape,
+    /// number of fours, threes and open twos); the summary indexes a table giving the
+    /// cell's threat class and combination bonus, so no branching over patterns per cell.
+    fn build_tables(&mut self) {
+        for c in 0..2 {
+            let renju_black = self.renju && c == 0;
+            let mut code = [0u16; 12];
+            code[Pattern::Five as usize] = 1;
+            code[Pattern::F4 as usize] = (1 << 1) | (1 << 3);
+            code[Pattern::DoubleFour as usize] = (2 << 3) | if renju_black { 1 << 2 } else { 0 };
+            code[Pattern::B4 as usize] = 1 << 3;
+            code[Pattern::F3 as usize] = 1 << 7;
+            code[Pattern::F2 as usize] = 1 << 10;
+            code[Pattern::Overline as usize] = if renju_black { 1 << 2 } else { 0 };
+            self.code[c] = code;
+            for key in 0..(1usize << 13) {
+                let class = classify(key as u16, renju_black);
+                let bonus = table::class_of_key(key as u16, renju_black)
+                    .map_or(0, |k| self.class_bonus[c][k]);
+                let entry = (bonus, class);
+                self.combo[c][key] = entry;
+            }
+        }
+    }
+}
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights::new(&Params::default(), Rule::Renju)
+    }
+}

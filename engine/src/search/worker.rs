@@ -1,0 +1,193 @@
+//! One search thread's state: its board, node count, killers, history, principal
+//! variation and move lists, and the small steps every part of the search takes.
+
+use super::control::Control;
+use super::movegen::MoveList;
+use crate::board::{pos_of, Board, CELLS};
+use crate::eval::Threat;
+use crate::params::Params;
+use crate::pos::Pos;
+use crate::rule::Rule;
+use crate::search_result::SearchResult;
+use crate::stone::Stone;
+use crate::tt::TransTable;
+use std::sync::atomic::Ordering;
+
+/// Deepest ply of the tree (arrays are sized by it).
+pub(super) const MAX_PLY: usize = 128;
+/// Beyond every score: the open window.
+pub(super) const INF: i32 = 32_000;
+
+/// One search thread.
+pub(super) struct Worker<'a> {
+    pub(super) board: Board,
+    pub(super) params: &'a Params,
+    pub(super) tt: &'a TransTable,
+    pub(super) ctl: &'a Control<'a>,
+    pub(super) id: usize,
+    pub(super) nodes: u64,
+    pub(super) flushed: u64,
+    pub(super) seldepth: i32,
+    pub(super) stopped: bool,
+    pub(super) killers: [[u16; 2]; MAX_PLY],
+    pub(super) history: Vec<[i32; CELLS]>,
+    pub(super) pv: Vec<[u16; MAX_PLY]>,
+    pub(super) pv_len: [usize; MAX_PLY],
+    pub(super) lmr: [[u8; 64]; 64],
+    /// One reusable move list per ply.
+    pub(super) lists: Vec<MoveList>,
+}
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(
+        board: Board,
+        params: &'a Params,
+        tt: &'a TransTable,
+        ctl: &'a Control<'a>,
+        id: usize,
+    ) -> Worker<'a> {
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = params.lmr_base as f64 / 100.0
+                    + (d as f64).ln() * (m as f64).ln() * 100.0 / params.lmr_div as f64;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        Worker {
+            board,
+            params,
+            tt,
+            ctl,
+            id,
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: [[0; 2]; MAX_PLY],
+            history: vec![[0; CELLS]; 2],
+            pv: vec![[0; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            lmr,
+            lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
+        }
+    }
+
+    pub(super) fn result(
+        &self,
+        best: Option<Pos>,
+        score: i32,
+        depth: i32,
+        pv: Vec<Pos>,
+        source: &'static str,
+    ) -> SearchResult {
+        SearchResult {
+            best,
+            score,
+            mate: None,
+            depth,
+            seldepth: self.seldepth,
+            nodes: self.nodes,
+            time_ms: 0,
+            pv,
+            source,
+        }
+    }
+
+    pub(super) fn me(&self) -> Stone {
+        self.board.side_to_move()
+    }
+
+    pub(super) fn legal(&mut self, idx: usize, stone: Stone) -> bool {
+        !(stone == Stone::Black
+            && self.board.rule() == Rule::Renju
+            && self.board.forbidden_idx(idx))
+    }
+
+    /// First empty cell where `stone` has class `t`.
+    pub(super) fn find(&self, stone: Stone, t: Threat) -> Option<usize> {
+        self.board.cells_with(stone, t).next()
+    }
+
+    /// A legal cell where `stone` makes an open four, if any.
+    pub(super) fn legal_open_four(&mut self, stone: Stone) -> Option<usize> {
+        if self.board.threat_count(stone, Threat::OpenFour) == 0 {
+            return None;
+        }
+        let cells: Vec<usize> = self.board.cells_with(stone, Threat::OpenFour).collect();
+        cells.into_iter().find(|&i| self.legal(i, stone))
+    }
+
+    pub(super) fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.ctl.threads == 1 {
+            if self.nodes >= self.ctl.node_limit {
+                self.stopped = true;
+                return true;
+            }
+        } else if self.nodes & 255 == 0 {
+            let delta = self.nodes - self.flushed;
+            self.flushed = self.nodes;
+            let total = self.ctl.shared_nodes.fetch_add(delta, Ordering::Relaxed) + delta;
+            if total >= self.ctl.node_limit {
+                self.ctl.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            if let Some(h) = self.ctl.hard {
+                if self.ctl.start.elapsed() >= h {
+                    self.ctl.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if self.ctl.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    pub(super) fn make(&mut self, idx: usize) {
+        self.nodes += 1;
+        self.board.make_idx(idx);
+    }
+
+    pub(super) fn undo(&mut self) {
+        self.board.undo();
+    }
+
+    pub(super) fn flush_nodes(&mut self) {
+        let delta = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        self.ctl.shared_nodes.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    pub(super) fn total_nodes(&self) -> u64 {
+        if self.ctl.threads == 1 {
+            self.nodes
+        } else {
+            self.ctl.shared_nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed)
+        }
+    }
+
+    pub(super) fn pv_line(&self) -> Vec<Pos> {
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map(|&m| pos_of(m as usize))
+            .collect()
+    }
+
+    pub(super) fn update_pv(&mut self, ply: usize, m: usize) {
+        self.pv[ply][0] = m as u16;
+        let child = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        for i in 0..child {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child + 1;
+    }
+}
