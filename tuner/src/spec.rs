@@ -302,6 +302,7 @@ impl TuneSpec {
             rule: self.rule,
             max_moves: self.max_moves,
             time_margin_ms: self.time_margin_ms,
+            ..GameSettings::default()
         };
         // The tune plays at most `pairs` openings, and so does a verification on the tune's
         // openings with its own `pairs`; without those, it plays all the tune's openings.

@@ -3,16 +3,18 @@
 //!
 //! - [`opening`]: renju openings in all symmetries, Gomocup and move-list files, random
 //!   balanced openings, symmetric deduplication.
+//! - [`adjudication`]: ending a game early by proof (VCF) or by the players' scores.
 //! - [`referee`]: plays and adjudicates one game (legality, renju fouls, five rules, clocks)
 //!   between two [`wuzi_players::Player`]s.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
 //! - [`error`]: [`GamesError`].
 //!
-//! Floors: `error` and `opening` at the ground, `referee` above `opening`, `record` above
-//! both.
+//! Floors: `error`, `opening` and `adjudication` at the ground, `referee` above them,
+//! `record` above it.
 
 #![warn(missing_docs)]
 
+pub mod adjudication;
 pub mod error;
 pub mod opening;
 pub mod record;

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use wuzi_engine::Clock;
 use wuzi_engine::{Board, Outcome, Pos, Rule, Stone, WinReason};
 
+use crate::adjudication::{self, DrawRule, ProofRule, ResignRule};
 use wuzi_players::{GameStart, MoveRequest, Player, PlayerError, PlayerLimits, PlayerReport};
 
 /// Black's legal moves are checked for a draw once at most this many points are empty.
@@ -32,6 +33,16 @@ pub struct GameSettings {
     pub max_moves: Option<usize>,
     /// Grace allowed beyond a move time or an empty game clock before a time loss, in ms.
     pub time_margin_ms: u64,
+    /// `--adjudicate vcf[:NODES]`: end the game when the side to move has a proven VCF.
+    /// Absent from run.json when off, so runs without it read and write as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudicate: Option<ProofRule>,
+    /// `--resign COUNT SCORE`: end the game when both players' scores agree it is lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resign: Option<ResignRule>,
+    /// `--draw COUNT SCORE [FROM_MOVE]`: draw when both players' scores stay near zero.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<DrawRule>,
 }
 
 impl Default for GameSettings {
@@ -41,6 +52,9 @@ impl Default for GameSettings {
             rule: Rule::Renju,
             max_moves: None,
             time_margin_ms: 100,
+            adjudicate: None,
+            resign: None,
+            draw: None,
         }
     }
 }
@@ -65,11 +79,17 @@ pub enum Reason {
     FullBoard,
     /// The move cap was reached: draw.
     MoveCap,
+    /// The side to move had a proven win (`--adjudicate vcf`); the detail holds the line.
+    Adjudicated,
+    /// Both players' scores agreed one side is lost (`--resign`).
+    Resign,
+    /// Both players' scores stayed near zero (`--draw`): draw.
+    DrawAgreed,
 }
 
 impl Reason {
     /// All reasons, in a fixed order for tables.
-    pub const ALL: [Reason; 8] = [
+    pub const ALL: [Reason; 11] = [
         Reason::Five,
         Reason::Forbidden,
         Reason::Timeout,
@@ -78,10 +98,13 @@ impl Reason {
         Reason::NoMove,
         Reason::FullBoard,
         Reason::MoveCap,
+        Reason::Adjudicated,
+        Reason::Resign,
+        Reason::DrawAgreed,
     ];
 
     /// The name used in records: `five`, `forbidden`, `timeout`, `crash`, `illegal`,
-    /// `no-move`, `full-board`, `move-cap`.
+    /// `no-move`, `full-board`, `move-cap`, `adjudicated`, `resign`, `draw-agreed`.
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::Five => "five",
@@ -92,6 +115,9 @@ impl Reason {
             Reason::NoMove => "no-move",
             Reason::FullBoard => "full-board",
             Reason::MoveCap => "move-cap",
+            Reason::Adjudicated => "adjudicated",
+            Reason::Resign => "resign",
+            Reason::DrawAgreed => "draw-agreed",
         }
     }
 }
@@ -310,6 +336,9 @@ fn referee(
                 reports: Default::default(),
             };
         }
+        if let Some(r) = adjudicate(settings, &mut board, history.len(), &mut moves) {
+            break r;
+        }
         if stop() {
             return Ok(None);
         }
@@ -382,6 +411,67 @@ fn referee(
         });
     };
     Ok(Some(result))
+}
+
+/// The adjudication rules of `settings` on the position after the last move, a proof first
+/// (it is exact), then resign, then draw; the game's result if one ends it. `moves` is taken
+/// only when a result is returned.
+fn adjudicate(
+    settings: &GameSettings,
+    board: &mut Board,
+    game_len: usize,
+    moves: &mut Vec<PlayedMove>,
+) -> Option<GameResult> {
+    let end = |winner, reason, detail, moves| GameResult {
+        winner,
+        reason,
+        detail: Some(detail),
+        moves,
+        time_ms: 0,
+        reports: Default::default(),
+    };
+    if let Some(rule) = settings.adjudicate {
+        if let Some(proof) = adjudication::prove(board, rule) {
+            let detail = proof.detail();
+            return Some(end(
+                Some(proof.winner),
+                Reason::Adjudicated,
+                detail,
+                std::mem::take(moves),
+            ));
+        }
+    }
+    if settings.resign.is_none() && settings.draw.is_none() {
+        return None;
+    }
+    let scores: Vec<Option<i32>> = moves.iter().map(|m| m.score).collect();
+    let last = board.side_to_move().opp();
+    if let Some(rule) = settings.resign {
+        if let Some(winner) = adjudication::resign_winner(rule, &scores, last) {
+            let detail = format!(
+                "{} resigns: scores beyond {} for {} moves of each player",
+                winner.opp(),
+                rule.score,
+                rule.count
+            );
+            return Some(end(
+                Some(winner),
+                Reason::Resign,
+                detail,
+                std::mem::take(moves),
+            ));
+        }
+    }
+    if let Some(rule) = settings.draw {
+        if adjudication::draw_agreed(rule, &scores, game_len) {
+            let detail = format!(
+                "draw: scores within {} of zero for {} moves of each player",
+                rule.score, rule.count
+            );
+            return Some(end(None, Reason::DrawAgreed, detail, std::mem::take(moves)));
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -665,6 +755,190 @@ mod tests {
         let r = play_game(&settings, &[], [&mut b, &mut w], [&per_move, &fast], 0).expect("ok");
         assert_eq!((r.winner, r.reason), (Some(Stone::White), Reason::Timeout));
         assert!(r.moves.is_empty());
+    }
+
+    /// Plays `black` and `white` scripts from the empty board with adjudication by proof.
+    fn proven(rule: Rule, black: &str, white: &str) -> GameResult {
+        let settings = GameSettings {
+            rule,
+            adjudicate: Some(ProofRule { nodes: 10_000 }),
+            ..GameSettings::default()
+        };
+        let mut b = Scripted::new("b", pos(black));
+        let mut w = Scripted::new("w", pos(white));
+        let l = nodes();
+        play_game(&settings, &[], [&mut b, &mut w], [&l, &l], 0).expect("ok")
+    }
+
+    #[test]
+    fn a_proven_vcf_ends_the_game_with_its_line() {
+        // After 12 moves black has k8: a four on row 8 (g8 blocked) and on column k (k12
+        // blocked; k6 keeps k7 from making an open four earlier) at once. Freestyle: a win,
+        // proven before black plays it.
+        let black = "h8 i8 j8 k9 k10 k11 o1";
+        let white = "g8 k12 k6 a3 a5 a7 o3";
+        let r = proven(Rule::Freestyle, black, white);
+        assert_eq!(
+            (r.winner, r.reason, r.moves.len()),
+            (Some(Stone::Black), Reason::Adjudicated, 12),
+            "{r:?}"
+        );
+        let detail = r.detail.as_deref().unwrap_or("");
+        assert!(
+            detail.starts_with("vcf for black in 3 moves: k8 "),
+            "{detail}"
+        );
+        // Renju: k8 is a forbidden double-four, there is no proof, and the game goes on (to
+        // the end of the scripts).
+        let r = proven(Rule::Renju, black, white);
+        assert_eq!(
+            (r.winner, r.reason),
+            (Some(Stone::White), Reason::NoMove),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn renju_white_is_proven_to_win_when_black_cannot_block() {
+        // White g4 g5 g6 (g3 black) plays g7; black's only block g8 is a double-three
+        // (g8 h8 i8 and g8 h9 i10): forbidden, so the four wins. Proven with white to move.
+        let black = "h8 i8 h9 g3 i10";
+        let white = "g4 g5 g6 a15 g7 g8";
+        let r = proven(Rule::Renju, black, white);
+        assert_eq!(
+            (r.winner, r.reason, r.moves.len()),
+            (Some(Stone::White), Reason::Adjudicated, 9),
+            "{r:?}"
+        );
+        assert_eq!(
+            r.detail.as_deref(),
+            Some("vcf for white in 2 moves: g7 g8 (3 nodes)")
+        );
+        // Freestyle: black simply blocks at g8; no proof there.
+        let r = proven(Rule::Freestyle, black, white);
+        assert_ne!(r.reason, Reason::Adjudicated, "{r:?}");
+    }
+
+    /// A scripted player that reports a score with each move.
+    struct Scoring {
+        moves: Vec<Pos>,
+        scores: Vec<Option<i32>>,
+        next: usize,
+    }
+    impl Scoring {
+        fn new(moves: &str, scores: &[Option<i32>]) -> Scoring {
+            Scoring {
+                moves: pos(moves),
+                scores: scores.to_vec(),
+                next: 0,
+            }
+        }
+    }
+    impl Player for Scoring {
+        fn name(&self) -> &str {
+            "scoring"
+        }
+        fn new_game(&mut self, _: &GameStart) -> Result<(), PlayerError> {
+            Ok(())
+        }
+        fn play(&mut self, _: &MoveRequest<'_>) -> Result<MoveReply, PlayerError> {
+            let i = self.next;
+            self.next += 1;
+            Ok(MoveReply {
+                mv: self.moves.get(i).copied(),
+                score: self.scores.get(i).copied().flatten(),
+                ..MoveReply::default()
+            })
+        }
+    }
+
+    fn scored(settings: &GameSettings, black: &[Option<i32>], white: &[Option<i32>]) -> GameResult {
+        let mut b = Scoring::new("a1 a3 a5 a7 a9 a11 a13 a15", black);
+        let mut w = Scoring::new("o1 o3 o5 o7 o9 o11 o13 o15", white);
+        let l = nodes();
+        play_game(settings, &[], [&mut b, &mut w], [&l, &l], 0).expect("ok")
+    }
+
+    #[test]
+    fn resign_when_both_players_agree_for_count_moves_each() {
+        let settings = GameSettings {
+            resign: Some(ResignRule {
+                count: 3,
+                score: 500,
+            }),
+            ..GameSettings::default()
+        };
+        let (lost, won) = ([Some(-600); 8], [Some(700); 8]);
+        let r = scored(&settings, &lost, &won);
+        assert_eq!(
+            (r.winner, r.reason, r.moves.len()),
+            (Some(Stone::White), Reason::Resign, 6),
+            "{r:?}"
+        );
+        assert!(
+            r.detail
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("black resigns"),
+            "{r:?}"
+        );
+        // Black reports the loss from move 2 on only: three agreeing moves each end it later.
+        let late = [
+            Some(0),
+            Some(-600),
+            Some(-600),
+            Some(-600),
+            Some(-600),
+            None,
+            None,
+            None,
+        ];
+        let r = scored(&settings, &late, &won);
+        assert_eq!((r.reason, r.moves.len()), (Reason::Resign, 7), "{r:?}");
+        // The winner does not agree (+400): played to the end of the scripts.
+        let r = scored(&settings, &lost, &[Some(400); 8]);
+        assert_eq!(r.reason, Reason::NoMove, "{r:?}");
+        // No scores at all (a brain that reports none): never adjudicated.
+        let r = scored(&settings, &[None; 8], &[None; 8]);
+        assert_eq!(r.reason, Reason::NoMove, "{r:?}");
+    }
+
+    #[test]
+    fn draw_when_both_players_report_small_scores() {
+        let mut settings = GameSettings {
+            draw: Some(DrawRule {
+                count: 2,
+                score: 10,
+                from_move: 0,
+            }),
+            ..GameSettings::default()
+        };
+        let r = scored(&settings, &[Some(5); 8], &[Some(-10); 8]);
+        assert_eq!(
+            (r.winner, r.reason, r.moves.len()),
+            (None, Reason::DrawAgreed, 4),
+            "{r:?}"
+        );
+        assert!(
+            r.detail.as_deref().unwrap_or("").starts_with("draw: "),
+            "{r:?}"
+        );
+        // Not before move 9 (opening included): then the last four moves decide.
+        settings.draw = Some(DrawRule {
+            count: 2,
+            score: 10,
+            from_move: 9,
+        });
+        let r = scored(&settings, &[Some(5); 8], &[Some(-10); 8]);
+        assert_eq!((r.reason, r.moves.len()), (Reason::DrawAgreed, 9), "{r:?}");
+        // One player sees more than 10: no draw.
+        settings.draw = Some(DrawRule {
+            count: 2,
+            score: 10,
+            from_move: 0,
+        });
+        let r = scored(&settings, &[Some(5); 8], &[Some(30); 8]);
+        assert_eq!(r.reason, Reason::NoMove, "{r:?}");
     }
 
     #[test]
