@@ -1,6 +1,7 @@
 //! The `wuzi-arena` command's parts: its options ([`args`]) and one module per family of
 //! commands, over the arena library.
 
+pub mod adjudication;
 pub mod args;
 pub mod bench;
 pub mod gate;

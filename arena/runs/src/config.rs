@@ -297,14 +297,23 @@ fn option_name(path: &str) -> String {
         "game.rule" => "--rule",
         "game.max_moves" => "--max-moves",
         "game.time_margin_ms" => "--time-margin-ms",
+        "game.adjudicate" => "--adjudicate",
+        "game.resign" => "--resign",
+        "game.draw" => "--draw",
         "kind" => "the run kind (match, gauntlet, ...)",
         "players" => "the players",
         "matchups" => "the matchups",
         _ => {
             return match path.split_once('.') {
                 Some((head @ ("sprt" | "shard"), rest)) => format!("--{head} {rest}"),
+                // `game.resign.count` reads `--resign count`.
+                Some(("game", rest))
+                    if rest.starts_with("resign.") || rest.starts_with("draw.") =>
+                {
+                    format!("--{}", rest.replacen('.', " ", 1))
+                }
                 _ => path.to_string(),
-            }
+            };
         }
     };
     option.to_string()

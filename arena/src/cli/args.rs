@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use wuzi_arena::adjudication::ProofRule;
 use wuzi_arena::config::OpeningOrder;
 use wuzi_arena::default_match;
 use wuzi_arena::opening::FileFormat;
@@ -258,6 +259,8 @@ pub(crate) struct Common {
     /// Grace beyond move time or game clock before a time loss, in ms.
     #[arg(long, default_value_t = 100)]
     pub(crate) time_margin_ms: u64,
+    #[command(flatten)]
+    pub(crate) adjudication: AdjudicationArgs,
     /// Nodes per move, for players that do not set their own.
     #[arg(long)]
     pub(crate) nodes: Option<u64>,
@@ -307,6 +310,30 @@ pub(crate) struct Common {
     /// No progress bar.
     #[arg(long)]
     pub(crate) quiet: bool,
+}
+
+/// Ending games early, shared by the run commands and the gate (kept in the run's game
+/// settings, so `resume` and shards go on with them).
+#[derive(Args, Clone, Default)]
+pub(crate) struct AdjudicationArgs {
+    /// End a game as soon as the side to move has a proven win by continuous fours (the
+    /// engine's renju-exact VCF solver, NODES per position after each move, default 20000);
+    /// the record says `adjudicated` with the proof line.
+    #[arg(long, value_name = "vcf[:NODES]", value_parser = parse_proof)]
+    pub(crate) adjudicate: Option<ProofRule>,
+    /// Score the game lost for a player when, for COUNT moves of each player, it reports a
+    /// score of -SCORE or below and its opponent +SCORE or above (players' own units; brains
+    /// that report no score are never adjudicated).
+    #[arg(long, num_args = 2, value_names = ["COUNT", "SCORE"])]
+    pub(crate) resign: Option<Vec<u32>>,
+    /// Draw when both players report scores within SCORE of zero for COUNT moves each, not
+    /// before move FROM_MOVE (opening included; default 0).
+    #[arg(long, num_args = 2..=3, value_names = ["COUNT", "SCORE", "FROM_MOVE"])]
+    pub(crate) draw: Option<Vec<u32>>,
+}
+
+pub(crate) fn parse_proof(s: &str) -> std::result::Result<ProofRule, String> {
+    s.parse()
 }
 
 pub(crate) fn parse_order(s: &str) -> std::result::Result<OpeningOrder, String> {
@@ -420,6 +447,8 @@ pub(crate) struct GateArgs {
     /// Draw after this many moves (opening included).
     #[arg(long)]
     pub(crate) max_moves: Option<usize>,
+    #[command(flatten)]
+    pub(crate) adjudication: AdjudicationArgs,
     /// Games played at once [default: all cores].
     #[arg(long)]
     pub(crate) concurrency: Option<usize>,

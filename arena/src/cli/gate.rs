@@ -72,6 +72,7 @@ pub(crate) fn gate_command(args: GateArgs) -> Result<()> {
         max_moves: args.max_moves,
         ..GameSettings::default()
     };
+    super::adjudication::apply(&args.adjudication, &mut config.game)?;
     config.openings = match &args.openings {
         Some(o) => Source::parse(o, None, false)?,
         None => gate::default_openings(args.pairs),

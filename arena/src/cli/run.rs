@@ -97,15 +97,18 @@ impl Common {
             .map(|s| SprtParams::parse(s, self.sprt_model))
             .transpose()?;
         let shard = self.shard.as_deref().map(Shard::parse).transpose()?;
+        let mut game = GameSettings {
+            size: self.size,
+            rule: self.rule,
+            max_moves: self.max_moves,
+            time_margin_ms: self.time_margin_ms,
+            ..GameSettings::default()
+        };
+        super::adjudication::apply(&self.adjudication, &mut game)?;
         let config = RunConfig {
             format: FORMAT_VERSION,
             kind,
-            game: GameSettings {
-                size: self.size,
-                rule: self.rule,
-                max_moves: self.max_moves,
-                time_margin_ms: self.time_margin_ms,
-            },
+            game,
             players,
             matchups,
             openings_source,
