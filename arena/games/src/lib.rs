@@ -6,7 +6,7 @@
 //! - [`referee`]: plays and adjudicates one game (legality, renju fouls, five rules, clocks)
 //!   between two [`wuzi_players::Player`]s.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
-//! - [`error`]: [`GamesError`].
+//! - [`error`]: the error of openings and game records, [`GamesError`].
 //!
 //! Floors: `error` and `opening` at the ground, `referee` above `opening`, `record` above
 //! both.
