@@ -7,7 +7,7 @@
 //!   between two [`wuzi_players::Player`]s.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
 //! - [`sgf`]: SGF export of records.
-//! - [`error`]: [`GamesError`].
+//! - [`error`]: the errors of openings and records, [`GamesError`].
 //!
 //! Floors: `error` and `opening` at the ground, `referee` above `opening`, `record` above
 //! both, `sgf` above `record`.
