@@ -6,10 +6,11 @@
 //! - [`referee`]: plays and adjudicates one game (legality, renju fouls, five rules, clocks)
 //!   between two [`wuzi_players::Player`]s.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
-//! - [`error`]: the error of openings and game records, [`GamesError`].
+//! - [`sgf`]: SGF export of records.
+//! - [`error`]: the errors of openings and records, [`GamesError`].
 //!
 //! Floors: `error` and `opening` at the ground, `referee` above `opening`, `record` above
-//! both.
+//! both, `sgf` above `record`.
 
 #![warn(missing_docs)]
 
@@ -17,6 +18,7 @@ pub mod error;
 pub mod opening;
 pub mod record;
 pub mod referee;
+pub mod sgf;
 
 pub use error::GamesError;
 pub use opening::Opening;
