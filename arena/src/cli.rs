@@ -7,4 +7,5 @@ pub mod bench;
 pub mod gate;
 pub mod inspect;
 pub mod outcome;
+pub mod replay;
 pub mod run;

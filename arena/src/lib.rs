@@ -8,8 +8,8 @@
 //! | 1 | `wuzi-stats` ([`stats`]) | W/D/L and pentanomial tallies, Elo, LOS, the SPRT (pure) |
 //! | 1 | `wuzi-charts` ([`chart`]) | PNG + SVG charts (drawing only) |
 //! | 1 | `wuzi-players` ([`player`], [`external`], [`registry`]) | the `Player` trait, the engine, external brains, limits |
-//! | 2 | `wuzi-games` ([`opening`], [`adjudication`], [`referee`], [`record`]) | one game: openings, referee, records |
-//! | 3 | `wuzi-runs` ([`config`], [`run`], [`run_dir`], [`summary`], [`interrupt`], [`error`]) | many games: schedule, runner, run folders, summaries |
+//! | 2 | `wuzi-games` ([`opening`], [`adjudication`], [`referee`], [`record`], [`sgf`]) | one game: openings, adjudication, referee, records, SGF |
+//! | 3 | `wuzi-runs` ([`config`], [`run`], [`run_dir`], [`summary`], [`interrupt`], [`error`], [`replay`]) | many games: schedule, runner, run folders, summaries, replay |
 //! | 4 | `wuzi-reports` ([`report`], [`run_charts`]) | charts and HTML reports of run folders |
 //! | 5 | `wuzi-arena` (this crate) | [`gate`], [`bench`], [`default_match`] and the `wuzi-arena` command |
 //!
@@ -28,12 +28,12 @@ pub mod default_match;
 pub mod gate;
 
 pub use wuzi_charts as chart;
-pub use wuzi_games::{adjudication, opening, record, referee};
+pub use wuzi_games::{adjudication, opening, record, referee, sgf};
 pub use wuzi_players as player;
 pub use wuzi_players::{external, registry};
 pub use wuzi_reports as report;
 pub use wuzi_reports::run_charts;
-pub use wuzi_runs::{config, error, interrupt, run, run_dir, summary};
+pub use wuzi_runs::{config, error, interrupt, replay, run, run_dir, summary};
 pub use wuzi_stats as stats;
 
 pub use config::{Matchup, RunConfig, RunKind, Shard};

@@ -11,8 +11,8 @@ use anyhow::Result;
 use clap::Parser;
 
 use cli::args::{Cli, Command};
-use cli::outcome::{Interrupted, RegressionFound};
-use cli::{bench, gate, inspect, run};
+use cli::outcome::{Diverged, Interrupted, RegressionFound};
+use cli::{bench, gate, inspect, replay, run};
 
 fn main_inner() -> Result<()> {
     match Cli::parse().command {
@@ -54,12 +54,14 @@ fn main_inner() -> Result<()> {
             format,
             out,
             size,
-        } => inspect::export(&input, format, out.as_deref(), size),
+            rule,
+        } => inspect::export(&input, format, out.as_deref(), size, rule),
         Command::Report {
             dir,
             out,
             max_games,
         } => inspect::report(&dir, out.as_deref(), max_games),
+        Command::Replay { dir, game, show } => replay::replay_command(&dir, game, show),
         Command::Gate(args) => gate::gate_command(*args),
     }
 }
@@ -81,7 +83,7 @@ fn main() -> ExitCode {
             eprintln!("interrupted: {e:#}");
             ExitCode::from(wuzi_arena::interrupt::EXIT_STATUS)
         }
-        Err(e) if e.is::<RegressionFound>() => ExitCode::from(1),
+        Err(e) if e.is::<RegressionFound>() || e.is::<Diverged>() => ExitCode::from(1),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)

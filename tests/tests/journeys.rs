@@ -125,6 +125,31 @@ fn quick_start_then_report_and_export() {
     assert!(text.starts_with("Piskvorky 15x15"));
     let move_lines = text.lines().skip(1).take_while(|l| l.contains(',')).count();
     assert_eq!(move_lines, first.all_moves().len());
+
+    // replay: a node-limited game comes out the same, exit 0.
+    let out = exec(
+        &find("wuzi-arena", "replay", &["--game"])
+            .replace("DIR", &s(dir))
+            .set("--game", &format!("{}.{}", first.pair, first.game)),
+        None,
+        0,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("identical: "), "{stdout}");
+
+    // export: one SGF file per game.
+    let sgf = tmp.join("sgf");
+    exec(
+        &find("wuzi-arena", "export", &["--format", "sgf"])
+            .replace("DIR", &s(dir))
+            .set("--out", &s(&sgf)),
+        None,
+        0,
+    );
+    assert_eq!(
+        std::fs::read_dir(&sgf).expect("sgf/").count(),
+        records.len()
+    );
 }
 
 /// The README's quick-start command (the first line of the Quick start block).

@@ -1,15 +1,15 @@
 //! Shared chart machinery: the embedded font, rendering one plot to PNG and SVG, the title and
 //! legend layout, colours and small numeric helpers.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::error::ChartError;
 use crate::typeset::{Typeset, FONT_BYTES};
-use crate::{output_paths, ChartError};
 
 /// Family name under which the embedded font is registered. The SVG files name it in
 /// `font-family`, where every viewer maps it to its own sans-serif face.
@@ -477,5 +477,27 @@ pub(crate) fn signed(v: f64, decimals: usize) -> String {
         format!("+{s}")
     } else {
         s
+    }
+}
+
+/// The PNG and SVG paths written for an output stem: `<stem>.png` and `<stem>.svg`.
+pub fn output_paths(stem: &Path) -> (PathBuf, PathBuf) {
+    let with = |ext: &str| {
+        let mut s = stem.as_os_str().to_owned();
+        s.push(".");
+        s.push(ext);
+        PathBuf::from(s)
+    };
+    (with("png"), with("svg"))
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_paths_append_extensions() {
+        let (png, svg) = output_paths(Path::new("out/sweep.v2"));
+        assert_eq!(png, PathBuf::from("out/sweep.v2.png"));
+        assert_eq!(svg, PathBuf::from("out/sweep.v2.svg"));
     }
 }

@@ -13,7 +13,7 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
 };
 
-use crate::ChartError;
+use crate::error::ChartError;
 
 /// DejaVu Sans 2.37 (Bitstream Vera licence, see `arena/charts/assets/fonts/`), compiled into the
 /// binary so that PNG text never depends on system fonts or fontconfig.

@@ -7,10 +7,11 @@
 //! - [`referee`]: plays and adjudicates one game (legality, renju fouls, five rules, clocks)
 //!   between two [`wuzi_players::Player`]s.
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
-//! - [`error`]: [`GamesError`].
+//! - [`sgf`]: SGF export of records.
+//! - [`error`]: the errors of openings and records, [`GamesError`].
 //!
 //! Floors: `error`, `opening` and `adjudication` at the ground, `referee` above them,
-//! `record` above it.
+//! `record` above it, `sgf` above `record`.
 
 #![warn(missing_docs)]
 
@@ -19,6 +20,7 @@ pub mod error;
 pub mod opening;
 pub mod record;
 pub mod referee;
+pub mod sgf;
 
 pub use error::GamesError;
 pub use opening::Opening;

@@ -1,5 +1,6 @@
 //! Game records: one JSON object a line in `games.jsonl`, appended and flushed as each game
-//! ends, read back for `--resume`, `merge`, summaries and charts; PSQ and move-list export.
+//! ends, read back for `--resume`, `merge`, summaries and charts; PSQ and move-list export
+//! (SGF export is in [`crate::sgf`]).
 //!
 //! A line looks like (wrapped here):
 //! ```text
@@ -300,6 +301,8 @@ pub enum ExportFormat {
     Psq,
     /// Move lists, one line per game, readable back as an opening file.
     Moves,
+    /// SGF (FF[4], GM[4]), one file per game: see [`crate::sgf`].
+    Sgf,
 }
 
 impl std::str::FromStr for ExportFormat {
@@ -308,7 +311,8 @@ impl std::str::FromStr for ExportFormat {
         match s.to_ascii_lowercase().as_str() {
             "psq" => Ok(ExportFormat::Psq),
             "moves" | "txt" => Ok(ExportFormat::Moves),
-            _ => Err(format!("unknown export format '{s}' (psq or moves)")),
+            "sgf" => Ok(ExportFormat::Sgf),
+            _ => Err(format!("unknown export format '{s}' (psq, moves or sgf)")),
         }
     }
 }

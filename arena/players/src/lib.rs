@@ -11,7 +11,7 @@
 //! - [`spec`]: [`PlayerSpec`], the serializable description of a player, parsed from
 //!   `--player` text and built into a [`Player`].
 //! - [`timer`]: clocks on the engine's searches (the arena's own overhead is the rest).
-//! - [`error`]: [`SpecError`].
+//! - [`error`]: the errors of describing and building players, [`SpecError`].
 //!
 //! Floors, each using only those below it: `player`, `limits`, `timer`, `error` at the
 //! ground; `engine_player`, `scripted`, `external`; `registry`; `spec` on top.

@@ -12,18 +12,24 @@
 //! The configuration is written to `run.json` in the output directory; `--resume` and `merge`
 //! check that records belong to the same configuration.
 
+mod shard;
+mod sweep;
+
 use std::path::Path;
 
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use wuzi_engine::{ParamError, Params};
+use wuzi_engine::Params;
 
 use crate::error::{ArenaError, Result};
 use wuzi_games::opening::{below, Opening};
 use wuzi_games::referee::GameSettings;
 use wuzi_players::PlayerSpec;
 use wuzi_stats::SprtParams;
+
+pub use shard::Shard;
+pub use sweep::{grid, SweepAxis, SweepInfo, SweepPoint};
 
 /// Name of the configuration file in a run directory.
 pub const RUN_FILE: &str = "run.json";
@@ -75,179 +81,6 @@ pub enum OpeningOrder {
     Random,
     /// The list in file order, cycled.
     Sequential,
-}
-
-/// A deterministic share of the pairs: global pairs `g` with `g % count == index`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Shard {
-    /// This shard, `0..count`.
-    pub index: u64,
-    /// Number of shards.
-    pub count: u64,
-}
-
-impl Shard {
-    /// Parses `i/n`, or `auto/n` taking `i` from `SLURM_ARRAY_TASK_ID` or
-    /// `JOB_COMPLETION_INDEX` (Kubernetes indexed jobs).
-    pub fn parse(text: &str) -> Result<Shard> {
-        Self::parse_with_env(text, |k| std::env::var(k).ok())
-    }
-
-    /// [`Shard::parse`] with an explicit environment lookup (for tests).
-    pub fn parse_with_env(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Shard> {
-        let bad =
-            || ArenaError::Shard(format!("'{text}': expected i/n with 0 <= i < n, or auto/n"));
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let count: u64 = n.trim().parse().map_err(|_| bad())?;
-        let index: u64 = if i.trim().eq_ignore_ascii_case("auto") {
-            let v = env("SLURM_ARRAY_TASK_ID")
-                .or_else(|| env("JOB_COMPLETION_INDEX"))
-                .ok_or_else(|| {
-                    ArenaError::Shard(format!(
-                        "'{text}': neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set"
-                    ))
-                })?;
-            v.trim().parse().map_err(|_| {
-                ArenaError::Shard(format!(
-                    "'{text}': bad shard index '{v}' in the environment"
-                ))
-            })?
-        } else {
-            i.trim().parse().map_err(|_| bad())?
-        };
-        if count == 0 || index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Does this shard play global pair `g`?
-    pub fn contains(&self, g: u64) -> bool {
-        g % self.count == self.index
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// One parameter varied by a sweep, with its values.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SweepAxis {
-    /// Parameter name.
-    pub name: String,
-    /// Values, in order.
-    pub values: Vec<i32>,
-}
-
-impl SweepAxis {
-    /// Parses `name=lo:hi:step` (inclusive range) or `name=v1,v2,...`, checking the name and
-    /// that every value is within the parameter's range.
-    pub fn parse(text: &str) -> Result<SweepAxis> {
-        let (name, values) = text.split_once('=').ok_or_else(|| {
-            ArenaError::Sweep(format!(
-                "'{text}': expected name=lo:hi:step or name=v1,v2,..."
-            ))
-        })?;
-        Self::new(name.trim(), values.trim())
-    }
-
-    /// An axis from a name and `lo:hi:step` or `v1,v2,...` values.
-    pub fn new(name: &str, values: &str) -> Result<SweepAxis> {
-        let spec = Params::spec(name)
-            .ok_or_else(|| ArenaError::Sweep(ParamError::Unknown(name.to_string()).to_string()))?;
-        let num = |t: &str| -> Result<i64> {
-            t.trim()
-                .parse::<i64>()
-                .map_err(|_| ArenaError::Sweep(format!("{name}: '{t}' is not an integer")))
-        };
-        let list: Vec<i64> = if values.contains(':') {
-            let parts: Vec<&str> = values.split(':').collect();
-            if parts.len() != 3 {
-                return Err(ArenaError::Sweep(format!(
-                    "{name}: '{values}' is not lo:hi:step"
-                )));
-            }
-            let (lo, hi, step) = (num(parts[0])?, num(parts[1])?, num(parts[2])?);
-            if step <= 0 || hi < lo {
-                return Err(ArenaError::Sweep(format!(
-                    "{name}: need lo <= hi and step > 0 in '{values}'"
-                )));
-            }
-            if (hi - lo) / step > 10_000 {
-                return Err(ArenaError::Sweep(format!(
-                    "{name}: too many points in '{values}'"
-                )));
-            }
-            (0..)
-                .map(|k| lo + k * step)
-                .take_while(|v| *v <= hi)
-                .collect()
-        } else {
-            values
-                .split(',')
-                .filter(|t| !t.trim().is_empty())
-                .map(num)
-                .collect::<Result<_>>()?
-        };
-        if list.is_empty() {
-            return Err(ArenaError::Sweep(format!("{name}: no values")));
-        }
-        for &v in &list {
-            if v < i64::from(spec.min) || v > i64::from(spec.max) {
-                return Err(ArenaError::Sweep(format!(
-                    "{name} = {v} is out of range {}..={}",
-                    spec.min, spec.max
-                )));
-            }
-        }
-        Ok(SweepAxis {
-            name: name.to_string(),
-            values: list.into_iter().map(|v| v as i32).collect(),
-        })
-    }
-}
-
-/// A sweep's axes and points.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SweepInfo {
-    /// The varied parameters.
-    pub axes: Vec<SweepAxis>,
-    /// Index of the baseline player.
-    pub baseline: usize,
-    /// The points: one value per axis, the point's player and its matchup.
-    pub points: Vec<SweepPoint>,
-}
-
-/// One point of a sweep.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SweepPoint {
-    /// One value per axis.
-    pub values: Vec<i32>,
-    /// Index of the point's player.
-    pub player: usize,
-    /// Index of its matchup against the baseline.
-    pub matchup: usize,
-}
-
-/// Every combination of the axes' values, first axis slowest.
-pub fn grid(axes: &[SweepAxis]) -> Vec<Vec<i32>> {
-    let mut points = vec![Vec::new()];
-    for axis in axes {
-        points = points
-            .into_iter()
-            .flat_map(|p| {
-                axis.values.iter().map(move |&v| {
-                    let mut q = p.clone();
-                    q.push(v);
-                    q
-                })
-            })
-            .collect();
-    }
-    points
 }
 
 /// Everything that determines a run's games and statistics.
@@ -831,53 +664,6 @@ mod tests {
         let mine: Vec<u64> = (0..20).filter(|&g| c.plays(g)).collect();
         assert_eq!(mine, [1, 4, 7, 10, 13, 16, 19]);
         c.validate().expect("valid");
-    }
-
-    #[test]
-    fn shards_parse() {
-        let none = |_: &str| None;
-        assert_eq!(
-            Shard::parse_with_env("1/4", none).expect("ok"),
-            Shard { index: 1, count: 4 }
-        );
-        assert!(Shard::parse_with_env("4/4", none).is_err());
-        assert!(Shard::parse_with_env("1", none).is_err());
-        assert!(Shard::parse_with_env("auto/4", none).is_err());
-        let slurm = |k: &str| (k == "SLURM_ARRAY_TASK_ID").then(|| "3".to_string());
-        assert_eq!(
-            Shard::parse_with_env("auto/4", slurm).expect("ok"),
-            Shard { index: 3, count: 4 }
-        );
-        let k8s = |k: &str| (k == "JOB_COMPLETION_INDEX").then(|| "2".to_string());
-        assert_eq!(Shard::parse_with_env("AUTO/3", k8s).expect("ok").index, 2);
-    }
-
-    #[test]
-    fn sweep_axes_and_grid() {
-        let a = SweepAxis::parse("defence=60:100:20").expect("valid");
-        assert_eq!(a.values, [60, 80, 100]);
-        let b = SweepAxis::parse("tempo=0,40").expect("valid");
-        assert_eq!(
-            grid(&[a, b]),
-            [
-                vec![60, 0],
-                vec![60, 40],
-                vec![80, 0],
-                vec![80, 40],
-                vec![100, 0],
-                vec![100, 40]
-            ]
-        );
-        for bad in [
-            "defense=1,2",
-            "defence=10:5:1",
-            "defence=60:100:0",
-            "defence=x",
-            "radius=1:9:1",
-            "defence",
-        ] {
-            assert!(SweepAxis::parse(bad).is_err(), "{bad}");
-        }
     }
 
     #[test]

@@ -4,13 +4,14 @@
 //!   (openings, colours, seeds, shards, sweep grids).
 //! - [`run`]: the parallel runner with SPRT early stopping, `--resume` and `merge`.
 //! - [`run_dir`]: the files of a run folder; folders shared by the shards of one run.
+//! - [`replay`]: one recorded game played again with its players and compared move by move.
 //! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
 //! - [`interrupt`]: Ctrl-C / SIGTERM: one process-wide flag that stops runs cleanly.
 //! - [`atomic`]: files written whole or not at all.
 //! - [`error`]: [`ArenaError`], which also carries the players' and games' errors.
 //!
 //! Floors, each using only those below it: `error`, `interrupt` at the ground; `atomic`;
-//! `config`; `summary`; `run_dir`; `run` on top.
+//! `config`; `summary`; `run_dir`; `run` and `replay` on top.
 
 #![warn(missing_docs)]
 
@@ -18,6 +19,7 @@ pub mod atomic;
 pub mod config;
 pub mod error;
 pub mod interrupt;
+pub mod replay;
 pub mod run;
 pub mod run_dir;
 pub mod summary;

@@ -33,7 +33,8 @@ brain from a registry TOML file: --engines FILE, else $WUZI_ENGINES, else ./engi
 that is not one of its brains is an error (name an engine player with name=).\n\nExit status: 0 \
 when the run completes, 2 on any error (bad input, unknown brain, bad registry, unreadable files), \
 130 when Ctrl-C or SIGTERM stopped it (what was played is written, marked interrupted, and the \
-resume command printed; a second Ctrl-C exits at once)."
+resume command printed; a second Ctrl-C exits at once); 1 when the gate finds a regression or a \
+replay diverges from its record."
 )]
 pub(crate) struct Cli {
     #[command(subcommand)]
@@ -145,19 +146,38 @@ parameters; more than 8 lines continue in elo-PARAM-2, ...)"
         #[arg(long)]
         per_opening: bool,
     },
-    /// Export recorded games as Piskvork PSQ files or move lists.
+    /// Export recorded games as Piskvork PSQ files, move lists or SGF files.
     Export {
         /// A run directory or a games.jsonl file.
         input: PathBuf,
-        /// psq (one file per game in the --out directory) or moves (one line per game).
+        /// psq or sgf (one file per game in the --out directory) or moves (one line per
+        /// game).
         #[arg(long, default_value = "moves")]
         format: ExportFormat,
-        /// Output directory (psq) or file (moves; default: standard output).
+        /// Output directory (psq, sgf) or file (moves; default: standard output).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Board size, when the input has no run.json beside it.
         #[arg(long)]
         size: Option<usize>,
+        /// Rule written into SGF files, when the input has no run.json beside it (default
+        /// renju).
+        #[arg(long)]
+        rule: Option<Rule>,
+    },
+    /// Play one recorded game again with its players and limits (from DIR/run.json), through
+    /// the referee a run uses, and compare it with its record move by move. Exit status: 0
+    /// identical (same moves, same result), 1 diverged (the first divergent move is printed with
+    /// both moves and scores), 2 error (no run folder, unknown game, unreadable records).
+    Replay {
+        /// The run directory.
+        dir: PathBuf,
+        /// The game: PAIR.GAME (global pair, game 0 or 1), as the report shows "pair / game".
+        #[arg(long)]
+        game: wuzi_arena::replay::GameId,
+        /// Draw the board after each replayed move.
+        #[arg(long)]
+        show: bool,
     },
     /// Write DIR/report.html: one self-contained page (no network) with the configuration,
     /// summary, inline SVG charts, per-opening results, non-five endings and a game viewer,

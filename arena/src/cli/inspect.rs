@@ -1,4 +1,5 @@
-//! Commands that read run folders: `summary`, `chart`, `report`, `export`.
+//! Commands that read run folders: `summary`, `chart`, `report`, `export` (`replay` has its own
+//! module).
 
 use std::path::Path;
 
@@ -8,21 +9,28 @@ use wuzi_arena::record::{
     psq_file_name, read_records, to_move_line, to_psq, ExportFormat, GAMES_FILE,
 };
 use wuzi_arena::run::summarize_dir;
+use wuzi_arena::sgf::{sgf_file_name, to_sgf};
 use wuzi_arena::summary::{render, render_openings};
+use wuzi_engine::Rule;
 
 pub(crate) fn export(
     input: &Path,
     format: ExportFormat,
     out: Option<&Path>,
     size: Option<usize>,
+    rule: Option<Rule>,
 ) -> Result<()> {
     if input.is_dir() && !input.join(GAMES_FILE).exists() {
         // A shard's folder, or the shards of a run sharing one.
         let run_dir = wuzi_arena::run_dir::RunDir::open(input)?;
         let mut records = run_dir.records()?;
         records.sort_by_key(|r| r.key());
-        let size = size.unwrap_or(run_dir.config().game.size);
-        return export_records(&records, format, out, size);
+        let game = run_dir.config().game;
+        let board = Board {
+            size: size.unwrap_or(game.size),
+            rule: rule.unwrap_or(game.rule),
+        };
+        return export_records(&records, format, out, board);
     }
     let (file, dir) = if input.is_dir() {
         (input.join(GAMES_FILE), Some(input.to_path_buf()))
@@ -32,12 +40,13 @@ pub(crate) fn export(
     if !file.exists() {
         bail!("{}: no such records file", file.display());
     }
-    let size = match size {
-        Some(s) => s,
-        None => match dir.map(|d| d.join(RUN_FILE)).filter(|p| p.exists()) {
-            Some(run_file) => RunConfig::load(&run_file)?.game.size,
-            None => 15,
-        },
+    let run = match dir.map(|d| d.join(RUN_FILE)).filter(|p| p.exists()) {
+        Some(run_file) => Some(RunConfig::load(&run_file)?.game),
+        None => None,
+    };
+    let board = Board {
+        size: size.or(run.as_ref().map(|g| g.size)).unwrap_or(15),
+        rule: rule.or(run.as_ref().map(|g| g.rule)).unwrap_or(Rule::Renju),
     };
     let records = read_records(&file)?;
     if records.truncated {
@@ -45,23 +54,41 @@ pub(crate) fn export(
     }
     let mut records = records.records;
     records.sort_by_key(|r| r.key());
-    export_records(&records, format, out, size)
+    export_records(&records, format, out, board)
+}
+
+/// The board the records were played on: they do not hold it, the run's `run.json` does.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Board {
+    /// Board side.
+    pub(crate) size: usize,
+    /// Rule (written into SGF files).
+    pub(crate) rule: Rule,
 }
 
 pub(crate) fn export_records(
     records: &[wuzi_arena::GameRecord],
     format: ExportFormat,
     out: Option<&Path>,
-    size: usize,
+    board: Board,
 ) -> Result<()> {
+    let size = board.size;
     match format {
-        ExportFormat::Psq => {
-            let out = out.context("--out DIR is required for psq export")?;
+        ExportFormat::Psq | ExportFormat::Sgf => {
+            let name = if format == ExportFormat::Psq {
+                "psq"
+            } else {
+                "sgf"
+            };
+            let out = out.with_context(|| format!("--out DIR is required for {name} export"))?;
             std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
             for r in records {
-                let path = out.join(psq_file_name(r));
-                std::fs::write(&path, to_psq(r, size))
-                    .with_context(|| path.display().to_string())?;
+                let (path, text) = if format == ExportFormat::Psq {
+                    (out.join(psq_file_name(r)), to_psq(r, size))
+                } else {
+                    (out.join(sgf_file_name(r)), to_sgf(r, size, board.rule))
+                };
+                std::fs::write(&path, text).with_context(|| path.display().to_string())?;
             }
             eprintln!("{} games written to {}", records.len(), out.display());
         }

@@ -1,5 +1,5 @@
 //! How a command ended besides success or error: interrupted (exit 130), regression found
-//! (exit 1).
+//! or a replay that diverged (exit 1).
 
 /// A signal stopped the command (what was played is already written and the resume command
 /// printed): exit status 130.
@@ -30,3 +30,16 @@ impl std::fmt::Display for RegressionFound {
 }
 
 impl std::error::Error for RegressionFound {}
+
+/// `replay` played the game differently from its record: exit status 1 (the first divergent
+/// move is already printed), so scripts can tell it from an error (2).
+#[derive(Debug)]
+pub(crate) struct Diverged;
+
+impl std::fmt::Display for Diverged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the replay diverged from the record")
+    }
+}
+
+impl std::error::Error for Diverged {}

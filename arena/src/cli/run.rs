@@ -415,7 +415,7 @@ pub(crate) fn sweep_config(
 
 /// `wuzi-arena match` with players.
 pub(crate) fn match_players(players: &[String], common: &Common) -> Result<()> {
-    let players = common.players(&players)?;
+    let players = common.players(players)?;
     if players.len() != 2 {
         bail!("match needs exactly two --player, got {}", players.len());
     }
@@ -432,7 +432,7 @@ pub(crate) fn match_players(players: &[String], common: &Common) -> Result<()> {
 
 /// `wuzi-arena gauntlet`: the first player against each of the others.
 pub(crate) fn gauntlet(players: &[String], common: &Common) -> Result<()> {
-    let players = common.players(&players)?;
+    let players = common.players(players)?;
     if players.len() < 2 {
         bail!("gauntlet needs a player and at least one opponent");
     }
@@ -448,7 +448,7 @@ pub(crate) fn gauntlet(players: &[String], common: &Common) -> Result<()> {
 
 /// `wuzi-arena round-robin`: every player against every other.
 pub(crate) fn round_robin(players: &[String], common: &Common) -> Result<()> {
-    let players = common.players(&players)?;
+    let players = common.players(players)?;
     if players.len() < 2 {
         bail!("round-robin needs at least two players");
     }
@@ -474,7 +474,7 @@ pub(crate) fn sweep(
     param: Option<&str>,
     values: Option<&str>,
 ) -> Result<()> {
-    let config = sweep_config(&common, player, baseline, grid, param, values)?;
+    let config = sweep_config(common, player, baseline, grid, param, values)?;
     execute(&config, &common.options(), common.quiet)
 }
 

@@ -1,0 +1,639 @@
+//! [`ExternalPlayer`]: one brain playing games, the protocol conversation from `START` to the
+//! move answers, with its limits, notes and working folder.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use wuzi_engine::Pos;
+
+use super::options::{BrainOptions, SetupMode};
+use super::process::{deadline_in, Process, Wait};
+use super::protocol::{
+    classify, info_key, max_memory_bytes, parse_about, parse_stats, quote, rule_bits, Line,
+};
+use crate::limits::PlayerLimits;
+use crate::player::{GameStart, MoveReply, MoveRequest, Player, PlayerError, PlayerReport};
+
+/// Longest wait for the answer to `ABOUT`, in milliseconds.
+pub const START_TIMEOUT_MS: u64 = 10_000;
+/// Time allowed beyond a move's limit before the brain is given up and killed, in ms. The
+/// referee's own margin (`--time-margin-ms`) decides whether a late answer loses on time.
+pub const DEFAULT_GRACE_MS: u64 = 1_000;
+/// `timeout_turn` when the limits give no time at all (the piskvork default), in ms.
+pub const DEFAULT_TURN_MS: u64 = 30_000;
+
+/// Wait for the `OK` to a `TAKEBACK` during a `setup=turn` set-up, in ms (some brains do
+/// not answer it at all).
+pub const TAKEBACK_WAIT_MS: u64 = 300;
+/// Notes (noise lines and protocol events) kept per game and player; more are counted.
+pub const MAX_NOTES: usize = 20;
+
+/// Asks a brain its `ABOUT` line: starts `program` with `args` (in `workdir`, or a temporary
+/// folder), sends `ABOUT`, waits at most [`START_TIMEOUT_MS`] for a line with `name=` (other
+/// lines, a banner for example, are skipped) and ends the process.
+pub fn query_about(
+    program: &str,
+    args: &[String],
+    workdir: Option<&Path>,
+) -> Result<BTreeMap<String, String>, String> {
+    let mut player = ExternalPlayer::new("about", program, args, workdir, PlayerLimits::default())
+        .with_options(BrainOptions {
+            settle_ms: Some(0),
+            end_ms: Some(200),
+            ..BrainOptions::default()
+        });
+    let process = player.spawn().map_err(|e| e.to_string())?;
+    process.send("ABOUT")?;
+    let deadline = deadline_in(START_TIMEOUT_MS);
+    loop {
+        match process.next_line(deadline) {
+            Ok(line) => {
+                let about = parse_about(&line);
+                if about.contains_key("name") {
+                    return Ok(about);
+                }
+            }
+            Err(Wait::Timeout) => {
+                return Err(format!("no answer to ABOUT within {START_TIMEOUT_MS} ms"))
+            }
+            Err(Wait::Closed) => {
+                return Err(format!("exited after ABOUT: {}", process.exit_note()))
+            }
+        }
+    }
+}
+
+/// Notes of one game for the record, capped at [`MAX_NOTES`].
+#[derive(Default)]
+struct Notes {
+    kept: Vec<String>,
+    dropped: u64,
+}
+
+impl Notes {
+    fn push(&mut self, note: String) {
+        if self.kept.len() < MAX_NOTES {
+            self.kept.push(note);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// The notes, with a count of those not kept, and a fresh start.
+    fn take(&mut self) -> Vec<String> {
+        let mut out = std::mem::take(&mut self.kept);
+        if self.dropped > 0 {
+            out.push(format!("... {} more not kept", self.dropped));
+        }
+        self.dropped = 0;
+        out
+    }
+}
+
+/// What the brain said while the arena waited for a move, besides the move.
+#[derive(Default)]
+struct Chatter {
+    /// Lines kept as notes (noise and refusals).
+    lines: u64,
+    /// The last of them.
+    last: Option<String>,
+}
+
+/// The end of a wait for `OK`.
+enum OkWait {
+    Ok,
+    /// `ERROR`/`UNKNOWN` instead.
+    Refused(String),
+    Silent,
+    Closed,
+}
+
+/// The brain's view of the current game.
+struct GameState {
+    size: usize,
+    /// The stones on the brain's board in the order it got them (its own answers included).
+    known: Vec<Pos>,
+    /// Has the brain played a move this game (its answer is the last of `known`)?
+    answered: bool,
+}
+
+/// Numbers the temporary working folders of this process.
+static FOLDERS: AtomicU64 = AtomicU64::new(0);
+
+/// An external Gomocup brain as a [`Player`] (see the [module documentation](super)).
+pub struct ExternalPlayer {
+    name: String,
+    program: String,
+    args: Vec<String>,
+    workdir: Option<PathBuf>,
+    limits: PlayerLimits,
+    options: BrainOptions,
+    grace_ms: u64,
+    /// The temporary working folder this player made (removed on drop).
+    own_dir: Option<PathBuf>,
+    process: Option<Process>,
+    game: Option<GameState>,
+    last_message: Option<String>,
+    /// This game's notes.
+    notes: Notes,
+    /// The limit `INFO` lines of this game.
+    given: Option<String>,
+    /// Time of the last `play` not charged to the clock (settle gaps, set-up), in ms.
+    unclocked_ms: u64,
+}
+
+impl ExternalPlayer {
+    /// A player that runs `program` with `args` in `workdir` (default: a temporary folder)
+    /// under the limits of `limits`, with default [`BrainOptions`]. Nothing starts until the
+    /// first game.
+    pub fn new(
+        name: &str,
+        program: &str,
+        args: &[String],
+        workdir: Option<&Path>,
+        limits: PlayerLimits,
+    ) -> ExternalPlayer {
+        ExternalPlayer {
+            name: name.to_string(),
+            program: program.to_string(),
+            args: args.to_vec(),
+            workdir: workdir.map(Path::to_path_buf),
+            limits,
+            options: BrainOptions::default(),
+            grace_ms: DEFAULT_GRACE_MS,
+            own_dir: None,
+            process: None,
+            game: None,
+            last_message: None,
+            notes: Notes::default(),
+            given: None,
+            unclocked_ms: 0,
+        }
+    }
+
+    /// Talks to the brain with these protocol options (settle gap, set-up mode, waits).
+    pub fn with_options(mut self, options: BrainOptions) -> ExternalPlayer {
+        self.options = options;
+        self
+    }
+
+    /// Waits `ms` beyond a move's limit before giving up on the brain (default
+    /// [`DEFAULT_GRACE_MS`]).
+    pub fn with_grace(mut self, ms: u64) -> ExternalPlayer {
+        self.grace_ms = ms;
+        self
+    }
+
+    /// The process id of the running brain, if one runs.
+    pub fn process_id(&self) -> Option<u32> {
+        self.process.as_ref().map(Process::pid)
+    }
+
+    /// The working folder: the one given, or the temporary one once the brain has started.
+    pub fn working_folder(&self) -> Option<&Path> {
+        self.workdir.as_deref().or(self.own_dir.as_deref())
+    }
+
+    /// The last `MESSAGE` text the brain sent (during the last move, or earlier).
+    pub fn last_message(&self) -> Option<&str> {
+        self.last_message.as_deref()
+    }
+
+    /// The working folder, made if needed, as an absolute path.
+    fn folder(&mut self) -> io::Result<PathBuf> {
+        let dir = match (&self.workdir, &self.own_dir) {
+            (Some(d), _) => d.clone(),
+            (None, Some(d)) => d.clone(),
+            (None, None) => {
+                let n = FOLDERS.fetch_add(1, Ordering::Relaxed);
+                let d = std::env::temp_dir()
+                    .join(format!("wuzi-arena-brain-{}-{n}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&d);
+                std::fs::create_dir_all(&d)?;
+                self.own_dir = Some(d.clone());
+                d
+            }
+        };
+        std::fs::create_dir_all(&dir)?;
+        dir.canonicalize()
+    }
+
+    /// The program as the child should be started: a relative path with a separator is
+    /// taken from the arena's folder, not the brain's.
+    fn program_path(&self) -> PathBuf {
+        let p = PathBuf::from(&self.program);
+        let has_separator =
+            self.program.contains('/') || self.program.contains(std::path::MAIN_SEPARATOR);
+        if has_separator && p.is_relative() {
+            if let Ok(cwd) = std::env::current_dir() {
+                return cwd.join(p);
+            }
+        }
+        p
+    }
+
+    /// Starts a new process (the old one, if any, is killed).
+    fn spawn(&mut self) -> Result<&mut Process, PlayerError> {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        let dir = self
+            .folder()
+            .map_err(|e| PlayerError::Crash(format!("working folder: {e}")))?;
+        let process = Process::spawn(
+            &self.program_path(),
+            &self.args,
+            &dir,
+            self.options.settle(),
+        )
+        .map_err(|e| PlayerError::Crash(format!("cannot start {}: {e}", self.program)))?;
+        Ok(self.process.insert(process))
+    }
+
+    /// Kills the process, if any; the next game starts a new one.
+    fn discard(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        self.game = None;
+    }
+
+    fn running(&mut self) -> Result<&mut Process, PlayerError> {
+        self.process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))
+    }
+
+    /// Sends `command` and waits up to `wait_ms` for `OK`; other lines become notes.
+    fn send_expect_ok(&mut self, command: &str, wait_ms: u64) -> Result<OkWait, PlayerError> {
+        let size = self.game.as_ref().map_or(0, |g| g.size);
+        let process = self
+            .process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))?;
+        process.send(command).map_err(PlayerError::Crash)?;
+        let deadline = deadline_in(wait_ms);
+        loop {
+            let line = match process.next_line(deadline) {
+                Ok(line) => line,
+                Err(Wait::Timeout) => return Ok(OkWait::Silent),
+                Err(Wait::Closed) => return Ok(OkWait::Closed),
+            };
+            match classify(&line, size.max(1)) {
+                Line::Ok => return Ok(OkWait::Ok),
+                Line::Refusal(l) => return Ok(OkWait::Refused(l)),
+                Line::Skip => {}
+                Line::Message(m) => self.last_message = Some(m),
+                Line::Move(_) | Line::OffBoard(_) | Line::Noise(_) => self
+                    .notes
+                    .push(format!("before OK to {command}: '{}'", quote(&line))),
+            }
+        }
+    }
+
+    /// The brain is running and has accepted `START size` or `RESTART` (or said nothing to
+    /// `START`, noted).
+    fn ready(&mut self, size: usize) -> Result<(), PlayerError> {
+        let wait = self.options.start_wait();
+        if self.process.as_ref().is_some_and(|p| p.size == Some(size)) {
+            match self.send_expect_ok("RESTART", wait) {
+                Ok(OkWait::Ok) => return Ok(()),
+                Ok(OkWait::Refused(l)) => self
+                    .notes
+                    .push(format!("answered '{}' to RESTART; restarted", quote(&l))),
+                Ok(OkWait::Silent) => self
+                    .notes
+                    .push(format!("no OK to RESTART within {wait} ms; restarted")),
+                Ok(OkWait::Closed) | Err(_) => {}
+            }
+        }
+        self.spawn()?;
+        let command = format!("START {size}");
+        match self.send_expect_ok(&command, wait)? {
+            OkWait::Ok => Ok(()),
+            OkWait::Silent => {
+                self.notes
+                    .push(format!("no OK to {command} within {wait} ms; played on"));
+                Ok(())
+            }
+            OkWait::Refused(l) => Err(PlayerError::Crash(format!(
+                "answered '{}' to {command}",
+                quote(&l)
+            ))),
+            OkWait::Closed => {
+                let note = self.running()?.exit_note();
+                Err(PlayerError::Crash(format!("{note} after {command}")))
+            }
+        }
+    }
+
+    /// The limit `INFO` lines of a game (also the record's `given`).
+    fn limit_info(&self) -> Vec<String> {
+        let l = &self.limits;
+        let turn = l.move_ms.or(l.game_ms).unwrap_or(DEFAULT_TURN_MS);
+        let mut info = vec![
+            format!("INFO timeout_turn {turn}"),
+            format!("INFO timeout_match {}", l.game_ms.unwrap_or(0)),
+        ];
+        if let Some(n) = l.nodes {
+            info.push(format!("INFO max_node {n}"));
+        }
+        if let Some(d) = l.depth {
+            info.push(format!("INFO max_depth {d}"));
+        }
+        self.overridden(info)
+    }
+
+    /// `lines` with each `INFO` line whose key is also in the `info=` option replaced by the
+    /// option's line (e.g. `timeout_match 1000000000` for a brain that cannot take 0).
+    fn overridden(&self, lines: Vec<String>) -> Vec<String> {
+        lines
+            .into_iter()
+            .map(|line| {
+                let key = info_key(&line);
+                self.options
+                    .info
+                    .iter()
+                    .find(|i| info_key(&format!("INFO {i}")) == key)
+                    .map_or(line, |i| format!("INFO {}", i.trim()))
+            })
+            .collect()
+    }
+
+    /// The `INFO` lines sent at the start of a game.
+    fn game_info(&self, start: &GameStart, folder: Option<&Path>) -> Vec<String> {
+        let l = &self.limits;
+        let mut info = self.limit_info();
+        info.extend(self.overridden(vec![
+            format!("INFO max_memory {}", max_memory_bytes(l.hash_mb, l.threads)),
+            "INFO game_type 1".to_string(),
+            format!("INFO rule {}", rule_bits(start.rule)),
+            format!("INFO thread_num {}", l.threads.max(1)),
+        ]));
+        let keys: Vec<String> = info.iter().map(|i| info_key(i)).collect();
+        info.extend(
+            self.options
+                .info
+                .iter()
+                .map(|i| format!("INFO {}", i.trim()))
+                .filter(|i| !keys.contains(&info_key(i))),
+        );
+        if let Some(f) = folder {
+            info.push(format!("INFO folder {}", f.display()));
+        }
+        info
+    }
+
+    fn start_game(&mut self, start: &GameStart) -> Result<(), PlayerError> {
+        self.game = Some(GameState {
+            size: start.size,
+            known: Vec::new(),
+            answered: false,
+        });
+        self.ready(start.size)?;
+        let folder = self.folder().ok();
+        let info = self.game_info(start, folder.as_deref()).join("\n");
+        self.given = Some(self.limit_info().join("; "));
+        let process = self.running()?;
+        process.size = Some(start.size);
+        process.send(&info).map_err(PlayerError::Crash)?;
+        Ok(())
+    }
+
+    /// The time the brain has for this move, in ms.
+    fn move_limit(&self, request: &MoveRequest<'_>) -> u64 {
+        let l = &self.limits;
+        let clock = l
+            .game_ms
+            .map(|g| request.clock.map_or(g, |c| c.time_left_ms));
+        match (l.move_ms, clock) {
+            (Some(t), Some(c)) => t.min(c),
+            (Some(t), None) => t,
+            (None, Some(c)) => c,
+            (None, None) => DEFAULT_TURN_MS,
+        }
+    }
+
+    /// Sends `command` (its last line names it in messages, `BOARD` for a set-up) and waits
+    /// for a move within `limit` plus the grace; the move and the last `MESSAGE` sent with
+    /// it. The settle wait before it goes to `unclocked_ms`.
+    fn ask_move(
+        &mut self,
+        command: &str,
+        limit: u64,
+    ) -> Result<(Pos, Option<String>), PlayerError> {
+        let name = command.lines().last().unwrap_or("").to_string();
+        let name = if command.contains("BOARD") {
+            "BOARD".to_string()
+        } else {
+            name
+        };
+        let size = self.game.as_ref().map_or(0, |g| g.size);
+        let grace = self.grace_ms;
+        let process = self
+            .process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crash("the brain is not running".into()))?;
+        let waited = process.send(command).map_err(PlayerError::Crash)?;
+        self.unclocked_ms += waited;
+        let deadline = deadline_in(limit.saturating_add(grace));
+        let mut chatter = Chatter::default();
+        let mut message: Option<String> = None;
+        loop {
+            let line = match process.next_line(deadline) {
+                Ok(line) => line,
+                Err(Wait::Timeout) => {
+                    let mut detail = format!(
+                        "no answer to {name} within {limit}+{grace} ms; the brain was killed"
+                    );
+                    if let Some(last) = &chatter.last {
+                        detail.push_str(&format!(
+                            " (it sent {} other line(s) instead, the last '{last}')",
+                            chatter.lines
+                        ));
+                    }
+                    if let Some(m) = &message {
+                        detail.push_str(&format!("; its last MESSAGE: '{}'", quote(m)));
+                    }
+                    return Err(PlayerError::Timeout(detail));
+                }
+                Err(Wait::Closed) => {
+                    return Err(PlayerError::Crash(format!(
+                        "{} during {name}",
+                        process.exit_note()
+                    )))
+                }
+            };
+            match classify(&line, size) {
+                Line::Move(mv) => {
+                    if message.is_some() {
+                        self.last_message.clone_from(&message);
+                    }
+                    return Ok((mv, message));
+                }
+                Line::OffBoard(e) => {
+                    return Err(PlayerError::Illegal(format!("{e} (answer to {name})")))
+                }
+                Line::Skip | Line::Ok => {}
+                Line::Message(m) => message = Some(m),
+                Line::Refusal(l) | Line::Noise(l) => {
+                    let q = quote(&l);
+                    self.notes.push(format!("answer to {name}: '{q}'"));
+                    chatter.lines += 1;
+                    chatter.last = Some(q);
+                }
+            }
+        }
+    }
+
+    /// Sends `TAKEBACK x,y` and waits briefly for its `OK`.
+    fn take_back(&mut self, p: Pos) -> Result<(), PlayerError> {
+        let command = format!("TAKEBACK {},{}", p.x(), p.y());
+        match self.send_expect_ok(&command, TAKEBACK_WAIT_MS)? {
+            OkWait::Ok | OkWait::Silent => Ok(()),
+            OkWait::Refused(l) => Err(PlayerError::Crash(format!(
+                "answered '{}' to {command} (setup=turn)",
+                quote(&l)
+            ))),
+            OkWait::Closed => {
+                let note = self.running()?.exit_note();
+                Err(PlayerError::Crash(format!("{note} after {command}")))
+            }
+        }
+    }
+
+    /// `setup=turn`: brings the brain's board to `history[..n-1]` with `TAKEBACK`s and
+    /// `TURN`s (each answer taken back), leaving the last stone for the clocked `TURN`.
+    /// Returns the ms it took.
+    fn set_up_with_turns(&mut self, history: &[Pos], limit: u64) -> Result<u64, PlayerError> {
+        let t0 = Instant::now();
+        let known = self
+            .game
+            .as_ref()
+            .map(|g| g.known.clone())
+            .unwrap_or_default();
+        let n = history.len();
+        let mut common = known
+            .iter()
+            .zip(history)
+            .take_while(|(a, b)| a == b)
+            .count();
+        common = common.min(n.saturating_sub(1));
+        for &p in known[common..].iter().rev() {
+            self.take_back(p)?;
+        }
+        for &p in &history[common..n.saturating_sub(1)] {
+            let command = format!("TURN {},{}", p.x(), p.y());
+            let (answer, _) = self.ask_move(&command, limit)?;
+            self.take_back(answer)?;
+        }
+        Ok(t0.elapsed().as_millis() as u64)
+    }
+
+    fn play_move(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, PlayerError> {
+        let played = request.board.history();
+        let history: Vec<Pos> = played.iter().map(|r| r.pos).collect();
+        let own = request.board.side_to_move();
+        let limit = self.move_limit(request);
+        let game = self
+            .game
+            .as_ref()
+            .ok_or_else(|| PlayerError::Crash("no game started".into()))?;
+        let n = history.len();
+        let k = game.known.len();
+        let in_step = game.answered && k + 1 == n && history[..k] == game.known[..];
+        let mut text = String::new();
+        if let Some(game_ms) = self.limits.game_ms {
+            let left = request.clock.map_or(game_ms, |c| c.time_left_ms);
+            text.push_str(&format!("INFO time_left {left}\n"));
+        }
+        let command = if n == 0 {
+            "BEGIN".to_string()
+        } else if in_step || self.options.setup == SetupMode::Turn {
+            if !in_step {
+                let setup_ms = self.set_up_with_turns(&history, limit)?;
+                self.unclocked_ms += setup_ms;
+            }
+            let p = history[n - 1];
+            format!("TURN {},{}", p.x(), p.y())
+        } else {
+            let mut block = String::from("BOARD\n");
+            for r in played {
+                let who = if r.stone == own { 1 } else { 2 };
+                block.push_str(&format!("{},{},{who}\n", r.pos.x(), r.pos.y()));
+            }
+            block.push_str("DONE");
+            block
+        };
+        text.push_str(&command);
+        let (mv, message) = self.ask_move(&text, limit)?;
+        let (depth, nodes, score) = message.as_deref().map(parse_stats).unwrap_or_default();
+        if let Some(g) = self.game.as_mut() {
+            g.known = history;
+            g.known.push(mv);
+            g.answered = true;
+        }
+        Ok(MoveReply {
+            mv: Some(mv),
+            nodes,
+            depth,
+            score,
+        })
+    }
+}
+
+impl Player for ExternalPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, start: &GameStart) -> Result<(), PlayerError> {
+        self.game = None;
+        self.notes = Notes::default();
+        self.given = None;
+        let result = self.start_game(start);
+        if result.is_err() {
+            self.discard();
+        }
+        result
+    }
+
+    fn play(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, PlayerError> {
+        self.unclocked_ms = 0;
+        let result = self.play_move(request);
+        if result.is_err() {
+            // Its state is unknown (and a late answer would be read as the next one).
+            self.discard();
+        }
+        result
+    }
+
+    fn unclocked_ms(&self) -> u64 {
+        self.unclocked_ms
+    }
+
+    fn end_game(&mut self) {
+        self.game = None;
+    }
+
+    fn report(&mut self) -> PlayerReport {
+        PlayerReport {
+            given: self.given.clone(),
+            notes: self.notes.take(),
+        }
+    }
+}
+
+impl Drop for ExternalPlayer {
+    fn drop(&mut self) {
+        if let Some(p) = self.process.take() {
+            p.stop_in_background(self.options.end_grace());
+        }
+        if let Some(d) = self.own_dir.take() {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! `wuzi-arena replay` and `export --format sgf` on small node-limited runs made here: a
+//! replayed game is identical (exit 0); a record edited to another move makes the replay
+//! name the first divergent move (exit 1); an unknown game, a folder without `run.json` and a
+//! game lost in a truncated `games.jsonl` are clear errors (exit 2). The library's replay is
+//! checked in-process too.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use wuzi_arena::config::RunConfig;
+use wuzi_arena::opening;
+use wuzi_arena::player::{PlayerLimits, PlayerSpec};
+use wuzi_arena::record::{read_records, GameRecord, GAMES_FILE};
+use wuzi_arena::referee::GameSettings;
+use wuzi_arena::replay::{find_game, replay, GameId};
+use wuzi_arena::run::{run, RunOptions};
+use wuzi_engine::{Params, Pos};
+
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(name: &str) -> Tmp {
+        let p =
+            std::env::temp_dir().join(format!("wuzi-arena-replay-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("temp dir");
+        Tmp(p)
+    }
+
+    fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A renju match of two differently tuned engines at 300 nodes a move, two pairs, played
+/// in-process into `dir`.
+fn small_run(dir: &Path) {
+    let limits = PlayerLimits {
+        nodes: Some(300),
+        hash_mb: 4,
+        ..PlayerLimits::default()
+    };
+    let settings = vec!["tempo=50".to_string()];
+    let tweak = Params::from_file_and_settings(None, &settings).expect("valid settings");
+    let mut config = RunConfig::new_match(
+        GameSettings::default(),
+        [
+            PlayerSpec::engine("a", &Params::default(), limits.clone()),
+            PlayerSpec::engine("b", &tweak, limits),
+        ],
+        opening::renju26(15).expect("fits"),
+    );
+    config.pairs = 2;
+    config.seed = 11;
+    let options = RunOptions {
+        concurrency: 2,
+        out: Some(dir.to_path_buf()),
+        resume: false,
+    };
+    run(&config, &options, &mut |_| {}).expect("runs");
+}
+
+fn records(dir: &Path) -> Vec<GameRecord> {
+    read_records(&dir.join(GAMES_FILE)).expect("reads").records
+}
+
+fn write_records(dir: &Path, records: &[GameRecord]) {
+    let text: String = records.iter().map(|r| r.to_line() + "\n").collect();
+    std::fs::write(dir.join(GAMES_FILE), text).expect("writes");
+}
+
+#[test]
+fn replays_are_identical_or_name_the_first_divergent_move() {
+    let tmp = Tmp::new("cli");
+    let dir = tmp.join("run");
+    small_run(&dir);
+    let d = dir.display().to_string();
+    let all = records(&dir);
+    assert_eq!(all.len(), 4);
+
+    // In-process: every game of the run comes out the same.
+    for r in &all {
+        let (config, found) = find_game(&dir, GameId::of(r)).expect("found");
+        assert_eq!(&found, r);
+        let again = replay(&config, &found).expect("replays");
+        assert!(again.identical(), "{:?}", again.divergence);
+        assert_eq!(again.first_report_difference, None);
+    }
+
+    // The command says so and exits 0; --show draws a board per move.
+    let out = arena(&["replay", &d, "--game", "1.0"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let game = all.iter().find(|r| r.key() == (1, 0)).expect("game 1.0");
+    let n = game.all_moves().len();
+    assert!(
+        stdout.contains(&format!("identical: {n} moves, same result")),
+        "{stdout}"
+    );
+    let out = arena(&["replay", &d, "--game", "1:0", "--show"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        stdout.matches("   a b c d e f g h i j k l m n o").count(),
+        game.moves.len() + 1,
+        "{stdout}"
+    );
+
+    // A record edited to another move: the replay plays the original there, says where and
+    // what, and exits 1.
+    let k = game.moves.len() / 2;
+    let played = game.all_moves();
+    let other = (0..15 * 15)
+        .map(|i| Pos::new(i % 15, i / 15))
+        .find(|p| !played.contains(p))
+        .expect("a free point");
+    let original = game.moves[k].mv;
+    let edited: Vec<GameRecord> = all
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            if r.key() == (1, 0) {
+                r.moves[k].mv = other;
+            }
+            r
+        })
+        .collect();
+    write_records(&dir, &edited);
+    let out = arena(&["replay", &d, "--game", "1.0"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    let ply = game.opening.opening.moves.len() + k + 1;
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("diverged"))
+        .unwrap_or_else(|| panic!("no divergence line: {stdout}"));
+    assert!(
+        line.starts_with(&format!("diverged at move {ply} ")),
+        "{line}"
+    );
+    assert!(line.contains(&format!("recorded {other} (score")), "{line}");
+    assert!(
+        line.contains(&format!("replayed {original} (score")),
+        "{line}"
+    );
+    assert!(stdout.contains("node- or depth-limited"), "{stdout}");
+
+    // Errors, exit 2: an unknown game, a bad id, a folder without run.json.
+    let fails = |args: &[&str], needle: &str| {
+        let out = arena(args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: '{needle}' not in {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    };
+    fails(&["replay", &d, "--game", "9.0"], "no game 9.0");
+    fails(&["replay", &d, "--game", "9"], "PAIR.GAME");
+    let empty = tmp.join("empty");
+    std::fs::create_dir_all(&empty).expect("dir");
+    fails(
+        &["replay", &empty.display().to_string(), "--game", "0.0"],
+        "no run.json",
+    );
+
+    // A games.jsonl cut in its last line: that game is not there, and the message says why.
+    write_records(&dir, &all);
+    let full = std::fs::read_to_string(dir.join(GAMES_FILE)).expect("reads");
+    let last = all.last().expect("a record");
+    std::fs::write(dir.join(GAMES_FILE), &full[..full.len() - 20]).expect("writes");
+    fails(
+        &[
+            "replay",
+            &d,
+            "--game",
+            &format!("{}.{}", last.pair, last.game),
+        ],
+        "incomplete line",
+    );
+}
+
+#[test]
+fn sgf_export_writes_one_file_per_game() {
+    let tmp = Tmp::new("sgf");
+    let dir = tmp.join("run");
+    small_run(&dir);
+    let out_dir = tmp.join("sgf");
+    let out = arena(&[
+        "export",
+        &dir.display().to_string(),
+        "--format",
+        "sgf",
+        "--out",
+        &out_dir.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for r in records(&dir) {
+        let path = out_dir.join(format!("pair{:06}-g{}.sgf", r.pair, r.game));
+        let sgf = std::fs::read_to_string(&path).expect("one file per game");
+        assert!(
+            sgf.starts_with("(;FF[4]GM[4]CA[UTF-8]AP[wuzi-arena:"),
+            "{sgf}"
+        );
+        assert!(sgf.contains("SZ[15]RU[renju]"), "{sgf}");
+        assert!(
+            sgf.contains(&format!("PB[{}]PW[{}]", r.black.name, r.white.name)),
+            "{sgf}"
+        );
+        // Moves after the root: the opening's and the played ones.
+        assert_eq!(
+            sgf.matches(";B[").count() + sgf.matches(";W[").count(),
+            r.all_moves().len()
+        );
+    }
+    // SGF files need a folder.
+    let out = arena(&["export", &dir.display().to_string(), "--format", "sgf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--out DIR is required for sgf export"));
+}
