@@ -3,7 +3,7 @@
 //! without them read and write run.json as before.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use wuzi_arena::adjudication::{ProofRule, ResignRule};
@@ -14,23 +14,6 @@ use wuzi_arena::player::PlayerLimits;
 use wuzi_arena::record::{read_records, GameRecord, GAMES_FILE};
 use wuzi_arena::referee::{GameSettings, Reason};
 use wuzi_arena::run::{run, RunOptions};
-
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("wuzi-adjud-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("temp dir");
-        Tmp(p)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Default against weak parameters (the default match's players) at `nodes` per move, on
 /// seeded random openings.
@@ -79,13 +62,16 @@ fn play(config: &RunConfig, dir: &Path) -> BTreeMap<(u64, u8), GameRecord> {
 /// the same side when played out, and up to the proof it is the same game.
 #[test]
 fn every_vcf_adjudicated_game_has_the_result_of_the_game_played_out() {
-    let tmp = Tmp::new("vcf");
+    let tmp = tempfile::Builder::new()
+        .prefix("wuzi-adjudicate-vcf-")
+        .tempdir()
+        .expect("temp dir");
     let (pairs, nodes) = (12, 500);
     let on = play(
         &self_play(pairs, nodes, Some("vcf".parse().expect("valid"))),
-        &tmp.0.join("on"),
+        &tmp.path().join("on"),
     );
-    let off = play(&self_play(pairs, nodes, None), &tmp.0.join("off"));
+    let off = play(&self_play(pairs, nodes, None), &tmp.path().join("off"));
     assert_eq!(
         (on.len(), off.len()),
         (2 * pairs as usize, 2 * pairs as usize)
@@ -210,8 +196,11 @@ fn bad_adjudication_options_exit_2_with_a_clear_message() {
 /// `--adjudicate vcf` and score rules writes them into run.json and ends games by proof.
 #[test]
 fn the_run_commands_keep_the_rules_in_run_json() {
-    let tmp = Tmp::new("cli");
-    let out = tmp.0.join("run");
+    let tmp = tempfile::Builder::new()
+        .prefix("wuzi-adjudicate-cli-")
+        .tempdir()
+        .expect("temp dir");
+    let out = tmp.path().join("run");
     let (code, stderr) = arena(&[
         "match",
         "--player",

@@ -4,7 +4,7 @@
 //! game lost in a truncated `games.jsonl` are clear errors (exit 2). The library's replay is
 //! checked in-process too.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use wuzi_arena::config::RunConfig;
@@ -15,28 +15,6 @@ use wuzi_arena::referee::GameSettings;
 use wuzi_arena::replay::{find_game, replay, GameId};
 use wuzi_arena::run::{run, RunOptions};
 use wuzi_engine::{Params, Pos};
-
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let p =
-            std::env::temp_dir().join(format!("wuzi-arena-replay-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("temp dir");
-        Tmp(p)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
@@ -88,8 +66,11 @@ fn write_records(dir: &Path, records: &[GameRecord]) {
 
 #[test]
 fn replays_are_identical_or_name_the_first_divergent_move() {
-    let tmp = Tmp::new("cli");
-    let dir = tmp.join("run");
+    let tmp = tempfile::Builder::new()
+        .prefix("wuzi-replay-cli-")
+        .tempdir()
+        .expect("temp dir");
+    let dir = tmp.path().join("run");
     small_run(&dir);
     let d = dir.display().to_string();
     let all = records(&dir);
@@ -172,7 +153,7 @@ fn replays_are_identical_or_name_the_first_divergent_move() {
     };
     fails(&["replay", &d, "--game", "9.0"], "no game 9.0");
     fails(&["replay", &d, "--game", "9"], "PAIR.GAME");
-    let empty = tmp.join("empty");
+    let empty = tmp.path().join("empty");
     std::fs::create_dir_all(&empty).expect("dir");
     fails(
         &["replay", &empty.display().to_string(), "--game", "0.0"],
@@ -197,10 +178,13 @@ fn replays_are_identical_or_name_the_first_divergent_move() {
 
 #[test]
 fn sgf_export_writes_one_file_per_game() {
-    let tmp = Tmp::new("sgf");
-    let dir = tmp.join("run");
+    let tmp = tempfile::Builder::new()
+        .prefix("wuzi-replay-sgf-")
+        .tempdir()
+        .expect("temp dir");
+    let dir = tmp.path().join("run");
     small_run(&dir);
-    let out_dir = tmp.join("sgf");
+    let out_dir = tmp.path().join("sgf");
     let out = arena(&[
         "export",
         &dir.display().to_string(),

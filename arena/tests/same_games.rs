@@ -9,25 +9,8 @@
 //! A deliberate change of behaviour re-records the fixture: `WUZI_BLESS=1 cargo test -p
 //! wuzi-arena --test same_games` (then review the diff and say why in the commit).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("wuzi-same-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("temp dir");
-        Tmp(p)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Replaces the digits after every `"key":` of `keys` by `0`.
 fn zero_numbers(text: &str, keys: &[&str]) -> String {
@@ -89,8 +72,11 @@ fn masked(dir: &Path, file: &str) -> String {
 /// Runs `wuzi-arena ARGS --out DIR` and compares (or, with `WUZI_BLESS=1`, records) its
 /// files against `tests/data/same-games/NAME/`.
 fn same_as_recorded(name: &str, args: &[&str]) {
-    let tmp = Tmp::new(name);
-    let out = tmp.0.join("run");
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("wuzi-same-{name}-"))
+        .tempdir()
+        .expect("temp dir");
+    let out = tmp.path().join("run");
     let o = Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
         .args(args)
         .args(["--quiet", "--out"])

@@ -138,15 +138,3 @@ impl TuneError {
 
 /// Result alias of the tuner library.
 pub type Result<T, E = TuneError> = std::result::Result<T, E>;
-
-impl From<wuzi_arena::GamesError> for TuneError {
-    fn from(e: wuzi_arena::GamesError) -> Self {
-        TuneError::Arena(e.into())
-    }
-}
-
-impl From<wuzi_arena::SpecError> for TuneError {
-    fn from(e: wuzi_arena::SpecError) -> Self {
-        TuneError::Arena(e.into())
-    }
-}

@@ -48,6 +48,7 @@ use wuzi_arena::opening::{FileFormat, Source};
 use wuzi_arena::player::{parse_tc, PlayerLimits, DEFAULT_HASH_MB};
 use wuzi_arena::referee::GameSettings;
 use wuzi_arena::stats::{EloModel, SprtParams};
+use wuzi_arena::ArenaError;
 use wuzi_engine::{ParamError, Params, Rule};
 
 use crate::config::num;
@@ -201,7 +202,7 @@ pub fn load_openings(
     pairs: Option<u64>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<OpeningSet> {
-    let source = match Source::parse(text, format, symmetries)? {
+    let source = match Source::parse(text, format, symmetries).map_err(ArenaError::from)? {
         Source::File {
             path,
             format,
@@ -213,7 +214,9 @@ pub fn load_openings(
         },
         s => s,
     };
-    let (list, source, _) = source.load_with(game.size, game.rule, seed, pairs, progress)?;
+    let (list, source, _) = source
+        .load_with(game.size, game.rule, seed, pairs, progress)
+        .map_err(ArenaError::from)?;
     Ok(OpeningSet { source, list })
 }
 impl TuneSpec {

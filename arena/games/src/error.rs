@@ -28,7 +28,7 @@ pub enum GamesError {
         /// What is wrong.
         message: String,
     },
-    /// A records file that cannot be used (corrupt line).
+    /// A records file that cannot be used (a corrupt line, a record of another run).
     #[error("{path}, line {line}: {message}")]
     Record {
         /// The records file.

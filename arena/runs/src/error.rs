@@ -35,16 +35,6 @@ pub enum ArenaError {
     /// An inconsistent run configuration (no players, no openings, bad board size...).
     #[error("{0}")]
     Config(String),
-    /// A records file that cannot be used (corrupt line, other run).
-    #[error("{path}, line {line}: {message}")]
-    Record {
-        /// The records file.
-        path: PathBuf,
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
     /// `--resume` or `merge` found records of a different run configuration.
     #[error("{0}")]
     Mismatch(String),

@@ -16,6 +16,7 @@ use crate::config::{RunConfig, Schedule, Shard, RUN_FILE};
 use crate::error::{ArenaError, Result};
 use crate::summary::{Completion, GameLite, GameMap, SUMMARY_FILE};
 use wuzi_games::record::{read_records, GameRecord, GAMES_FILE};
+use wuzi_games::GamesError;
 
 /// The paths of one run's (or one shard's) files in a folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -310,10 +311,14 @@ pub fn check_record(
     path: &Path,
     line: usize,
 ) -> Result<()> {
-    let bad = |message: String| ArenaError::Record {
-        path: path.to_path_buf(),
-        line,
-        message,
+    // The same error as a records file that does not parse (one message form for both).
+    let bad = |message: String| -> ArenaError {
+        GamesError::Record {
+            path: path.to_path_buf(),
+            line,
+            message,
+        }
+        .into()
     };
     if r.pair >= config.total_pairs() || r.game > 1 {
         return Err(bad(format!(
@@ -515,10 +520,13 @@ fn read_new_lines(peer: &mut PeerFile, out: &mut Vec<GameRecord>) -> Result<()> 
         peer.offset += chunk.len() as u64;
         peer.lines += 1;
         let line = peer.lines;
-        let bad = |message: String| ArenaError::Record {
-            path: path.clone(),
-            line,
-            message,
+        let bad = |message: String| -> ArenaError {
+            GamesError::Record {
+                path: path.clone(),
+                line,
+                message,
+            }
+            .into()
         };
         let text = std::str::from_utf8(chunk).map_err(|e| bad(e.to_string()))?;
         if text.trim().is_empty() {

@@ -94,15 +94,3 @@ impl FitError {
         }
     }
 }
-
-impl From<wuzi_arena::GamesError> for FitError {
-    fn from(e: wuzi_arena::GamesError) -> Self {
-        FitError::Arena(e.into())
-    }
-}
-
-impl From<wuzi_arena::SpecError> for FitError {
-    fn from(e: wuzi_arena::SpecError) -> Self {
-        FitError::Arena(e.into())
-    }
-}

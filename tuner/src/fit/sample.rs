@@ -12,6 +12,7 @@ use wuzi_arena::config::{mix64, RunConfig, RUN_FILE};
 use wuzi_arena::record::{read_records, GameRecord, GAMES_FILE};
 use wuzi_arena::referee::Reason;
 use wuzi_arena::run::load_run_records;
+use wuzi_arena::ArenaError;
 use wuzi_engine::eval::{EvalFeatures, Threat};
 use wuzi_engine::{Board, Rule, Stone};
 
@@ -294,7 +295,9 @@ pub fn sample(
         }
         // The arena's reader: a cut-off last line is an interrupted run (ignored, reported);
         // a damaged line elsewhere is an error naming file and line.
-        let truncated = read_records(&dir.join(GAMES_FILE))?.truncated;
+        let truncated = read_records(&dir.join(GAMES_FILE))
+            .map_err(ArenaError::from)?
+            .truncated;
         let records = load_run_records(&config, &dir, false)?;
         sources.push(SourceInfo {
             path: dir.clone(),
