@@ -230,8 +230,31 @@ pub fn play_game_unless(
     for (p, report) in players.iter_mut().zip(result.reports.iter_mut()) {
         *report = p.report();
     }
+    add_last_lines(&mut result, &players);
     result.time_ms = start.elapsed().as_millis() as u64;
     Ok(Some(result))
+}
+
+/// A loss by a failure (crash, time, illegal or no move) of an external brain quotes the last
+/// protocol lines it exchanged, so the record says what was said even without `--log-io`.
+fn add_last_lines(result: &mut GameResult, players: &[&mut dyn Player; 2]) {
+    let failure = matches!(
+        result.reason,
+        Reason::Crash | Reason::Timeout | Reason::Illegal | Reason::NoMove
+    );
+    let Some(loser) = result.winner.map(Stone::opp).filter(|_| failure) else {
+        return;
+    };
+    let lines = &result.reports[loser.index()].last_lines;
+    if lines.is_empty() {
+        return;
+    }
+    let detail = result.detail.get_or_insert_with(String::new);
+    detail.push_str(&format!(
+        "\nlast lines with {} (> sent, < received):\n{}",
+        players[loser.index()].name(),
+        lines.join("\n")
+    ));
 }
 
 fn referee(
