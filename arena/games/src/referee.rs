@@ -238,23 +238,16 @@ pub fn play_game_unless(
 /// A loss by a failure (crash, time, illegal or no move) of an external brain quotes the last
 /// protocol lines it exchanged, so the record says what was said even without `--log-io`.
 fn add_last_lines(result: &mut GameResult, players: &[&mut dyn Player; 2]) {
-    let failure = matches!(
-        result.reason,
-        Reason::Crash | Reason::Timeout | Reason::Illegal | Reason::NoMove
-    );
-    let Some(loser) = result.winner.map(Stone::opp).filter(|_| failure) else {
-        return;
-    };
-    let lines = &result.reports[loser.index()].last_lines;
-    if lines.is_empty() {
-        return;
+    use Reason::{Crash, Illegal, NoMove, Timeout};
+    let failed = matches!(result.reason, Crash | Timeout | Illegal | NoMove);
+    let loser = result.winner.filter(|_| failed).map(|w| w.opp().index());
+    if let Some(k) = loser.filter(|&k| !result.reports[k].last_lines.is_empty()) {
+        let (name, lines) = (players[k].name(), result.reports[k].last_lines.join("\n"));
+        let detail = result.detail.get_or_insert_with(String::new);
+        detail.push_str(&format!(
+            "\nlast lines with {name} (> sent, < received):\n{lines}"
+        ));
     }
-    let detail = result.detail.get_or_insert_with(String::new);
-    detail.push_str(&format!(
-        "\nlast lines with {} (> sent, < received):\n{}",
-        players[loser.index()].name(),
-        lines.join("\n")
-    ));
 }
 
 fn referee(
