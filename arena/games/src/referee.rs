@@ -230,8 +230,24 @@ pub fn play_game_unless(
     for (p, report) in players.iter_mut().zip(result.reports.iter_mut()) {
         *report = p.report();
     }
+    add_last_lines(&mut result, &players);
     result.time_ms = start.elapsed().as_millis() as u64;
     Ok(Some(result))
+}
+
+/// A loss by a failure (crash, time, illegal or no move) of an external brain quotes the last
+/// protocol lines it exchanged, so the record says what was said even without `--log-io`.
+fn add_last_lines(result: &mut GameResult, players: &[&mut dyn Player; 2]) {
+    use Reason::{Crash, Illegal, NoMove, Timeout};
+    let failed = matches!(result.reason, Crash | Timeout | Illegal | NoMove);
+    let loser = result.winner.filter(|_| failed).map(|w| w.opp().index());
+    if let Some(k) = loser.filter(|&k| !result.reports[k].last_lines.is_empty()) {
+        let (name, lines) = (players[k].name(), result.reports[k].last_lines.join("\n"));
+        let detail = result.detail.get_or_insert_with(String::new);
+        detail.push_str(&format!(
+            "\nlast lines with {name} (> sent, < received):\n{lines}"
+        ));
+    }
 }
 
 fn referee(

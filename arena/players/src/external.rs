@@ -66,13 +66,19 @@
 //! group, so a wrapper script that does not `exec` its engine leaves nothing running.
 //!
 //! The brain's standard error goes to `stderr.log` in its working folder; the last line of it
-//! is quoted when a brain crashes. A brain that reads files relative to its working folder
+//! is quoted when a brain crashes.
+//!
+//! **Transcript.** Every line sent and read is recorded as it passes: the last [`TAIL_LINES`]
+//! of a game go to the [`crate::PlayerReport`] (the referee quotes them in the detail of a
+//! loss by crash, time or illegal move), and with [`crate::Player::log_io_to`] (`--log-io`)
+//! each line is written at once to the game's log file, with the ms since the game's start. A brain that reads files relative to its working folder
 //! (weights, configuration) needs `dir=` set to its own folder.
 
 mod options;
 mod player;
 mod process;
 mod protocol;
+mod transcript;
 
 pub use options::{BrainOptions, SetupMode, DEFAULT_END_MS, DEFAULT_SETTLE_MS, DEFAULT_START_MS};
 pub use player::{
@@ -81,3 +87,4 @@ pub use player::{
 };
 pub use process::{kill_all, resolve_program, wait_for_exits, SETTLE_CAP_MS, STDERR_LOG};
 pub use protocol::{max_memory_bytes, parse_about, rule_bits};
+pub use transcript::TAIL_LINES;

@@ -75,6 +75,12 @@ pub trait Player: Send {
     }
     /// The game is over (no answer expected). External players may use it to clean up.
     fn end_game(&mut self) {}
+    /// Write the next game's protocol lines to `path` (`--log-io`; the file and its folder
+    /// are created, an older file replaced). Only external brains have a protocol: other
+    /// players ignore it and write nothing.
+    fn log_io_to(&mut self, path: &std::path::Path) {
+        let _ = path;
+    }
     /// What the game's record should say about this player (called once, after
     /// [`Player::end_game`]).
     fn report(&mut self) -> PlayerReport {
@@ -90,4 +96,8 @@ pub struct PlayerReport {
     pub given: Option<String>,
     /// Notes: protocol events and lines the brain sent that were not understood (capped).
     pub notes: Vec<String>,
+    /// The last protocol lines of the game (`> sent`, `< received`, at most
+    /// [`crate::external::TAIL_LINES`], each cut), for the record of a loss by crash, time
+    /// or illegal move; empty for players without a protocol.
+    pub last_lines: Vec<String>,
 }

@@ -150,9 +150,22 @@
         if (r[1] === null || r[1] === undefined || r[1] === '') return;
         var tr = el('tr');
         tr.appendChild(el('th', null, r[0]));
-        tr.appendChild(el('td', null, r[1]));
+        var td = el('td', null, typeof r[1] === 'object' ? null : r[1]);
+        if (typeof r[1] === 'object') td.appendChild(r[1]);
+        tr.appendChild(td);
         body.appendChild(tr);
       });
+    }
+    // Links to the game's --log-io files, relative to the run folder (the report's default
+    // place); null when the run kept none.
+    function ioLinks(files) {
+      if (!files || !files.length) return null;
+      var span = el('span');
+      files.forEach(function (f, i) {
+        if (i > 0) span.appendChild(document.createTextNode(' '));
+        span.appendChild(el('a', { href: f }, f.replace(/^.*\//, '')));
+      });
+      return span;
     }
     function sum(a, from, step) {
       var s = 0, any = false;
@@ -185,6 +198,7 @@
         ['limits sent to white', g.wg],
         ['black protocol notes', (g.bn || []).join('\n')],
         ['white protocol notes', (g.wn || []).join('\n')],
+        ['protocol logs', ioLinks(g.io)],
         ['nodes (black / white)', (nb === null ? '-' : nb) + ' / ' + (nw === null ? '-' : nw)],
         ['time ms (black / white)', (tb === null ? '-' : tb) + ' / ' + (tw === null ? '-' : tw) + ' (game ' + g.ms + ')'],
         ['moves', g.mv]

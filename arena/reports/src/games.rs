@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 use serde::Serialize;
-use wuzi_engine::{Board, Pos, Rule};
+use wuzi_engine::{Board, Pos, Rule, Stone};
 
 use wuzi_games::record::GameRecord;
 use wuzi_games::referee::Reason;
@@ -69,6 +69,10 @@ pub struct ViewerGame {
     pub seed: String,
     /// Wall time of the game, ms.
     pub ms: u64,
+    /// The game's protocol logs (`--log-io`) that exist, relative to the run folder: black's,
+    /// then white's. Absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub io: Vec<String>,
 }
 
 /// Everything the viewer needs.
@@ -86,6 +90,22 @@ pub struct ViewerData {
     pub note: String,
     /// The games, in (pair, game) order.
     pub games: Vec<ViewerGame>,
+}
+
+/// Fills each game's [`ViewerGame::io`] with the protocol logs found in the run folder `dir`
+/// (links relative to it, where `report.html` goes by default).
+pub fn link_io_logs(data: &mut ViewerData, dir: &std::path::Path) {
+    if !dir.join(wuzi_runs::run_dir::IO_DIR).is_dir() {
+        return;
+    }
+    for g in &mut data.games {
+        for (colour, name) in [(Stone::Black, &g.b), (Stone::White, &g.w)] {
+            let rel = wuzi_runs::run_dir::io_log_name(g.pair, g.g, colour, name);
+            if dir.join(&rel).is_file() {
+                g.io.push(rel);
+            }
+        }
+    }
 }
 
 /// Which records to embed (indices into `records`, which are in (pair, game) order): all when
@@ -208,6 +228,7 @@ pub fn viewer_data(
                 f: forbidden_by_ply(size, rule, &all),
                 seed: r.seed.to_string(),
                 ms: r.time_ms,
+                io: Vec::new(),
             }
         })
         .collect();

@@ -133,7 +133,7 @@ impl RunReport {
             page.charts("charts", "Charts", &self.charts);
         }
         page.section("openings", "Results per opening", self.openings_html());
-        let data = viewer_data(
+        let mut data = viewer_data(
             &self.config,
             &self.records,
             opts.max_games,
@@ -143,6 +143,7 @@ impl RunReport {
                 self.dir.display()
             ),
         );
+        crate::games::link_io_logs(&mut data, &self.dir);
         let index: HashMap<(u64, u8), usize> =
             data.games.iter().map(|g| ((g.pair, g.g), g.k)).collect();
         page.section(

@@ -115,6 +115,11 @@ pub struct RunConfig {
     /// Sweep axes and points, for sweep runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<SweepInfo>,
+    /// `--log-io`: every protocol line of each external brain goes to a file per game and
+    /// brain in the run folder ([`crate::run_dir::io_log_name`]). Absent from run.json when
+    /// off, so older run files read and write as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub log_io: bool,
 }
 
 /// The command-line option of a top-level [`RunConfig`] field (JSON path), or its path.
@@ -133,6 +138,7 @@ fn option_name(path: &str) -> String {
         "game.adjudicate" => "--adjudicate",
         "game.resign" => "--resign",
         "game.draw" => "--draw",
+        "log_io" => "--log-io",
         "kind" => "the run kind (match, gauntlet, ...)",
         "players" => "the players",
         "matchups" => "the matchups",
@@ -288,6 +294,7 @@ impl RunConfig {
             sprt: None,
             shard: None,
             sweep: None,
+            log_io: false,
         }
     }
 
@@ -555,6 +562,7 @@ pub mod tests_support {
             sprt: None,
             shard: None,
             sweep: None,
+            log_io: false,
         }
     }
 }

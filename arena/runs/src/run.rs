@@ -17,7 +17,7 @@ use std::time::Instant;
 pub use crate::atomic::write_atomic;
 use crate::config::{RunConfig, Schedule, RUN_FILE};
 use crate::error::{ArenaError, Result};
-use crate::run_dir::{load_records_file, PeerReader, RunDir, RunFiles};
+use crate::run_dir::{io_log_name, load_records_file, PeerReader, RunDir, RunFiles};
 use crate::summary::{
     ms_per_move, summarize_tallies, tally_all, Completion, GameLite, GameMap, Summary, Tally,
     Timing,
@@ -311,6 +311,7 @@ fn play_run(
         for _ in 0..concurrency {
             let tx = tx.clone();
             let (queue, abort, stopped, schedule) = (&queue, &abort, &stopped, &schedule);
+            let io_dir = opts.out.as_deref().filter(|_| config.log_io);
             scope.spawn(move |_| {
                 let mut cache: Vec<(usize, Box<dyn Player>)> = Vec::new();
                 loop {
@@ -334,7 +335,7 @@ fn play_run(
                     };
                     let Some(job) = job else { break };
                     // A game dropped by an interrupt is not sent: it is replayed on resume.
-                    let result = match play_job(config, schedule, job, &mut cache) {
+                    let result = match play_job(config, schedule, job, &mut cache, io_dir) {
                         Ok(None) => continue,
                         Ok(Some(r)) => Ok(r),
                         Err(e) => Err(e),
@@ -454,6 +455,7 @@ fn play_job(
     schedule: &Schedule,
     job: Job,
     cache: &mut Vec<(usize, Box<dyn Player>)>,
+    io_dir: Option<&Path>,
 ) -> Result<Option<GameRecord>> {
     let (matchup, local) = config.locate(job.g);
     let opening_index = schedule.opening(local);
@@ -463,6 +465,14 @@ fn play_job(
     let mut white = take_player(config, cache, wi)?;
     let seed = config.game_seed(job.g, job.game);
     let (bs, ws) = (&config.players[bi], &config.players[wi]);
+    if let Some(dir) = io_dir {
+        for (player, spec, colour) in [
+            (&mut black, bs, wuzi_engine::Stone::Black),
+            (&mut white, ws, wuzi_engine::Stone::White),
+        ] {
+            player.log_io_to(&dir.join(io_log_name(job.g, job.game, colour, &spec.name)));
+        }
+    }
     let result = play_game_unless(
         &config.game,
         &opening.moves,

@@ -58,6 +58,31 @@ impl RunFiles {
     }
 }
 
+/// The folder of a run's protocol logs (`--log-io`), in the run folder.
+pub const IO_DIR: &str = "io";
+
+/// The protocol log of one external brain in one game, relative to the run folder:
+/// `io/pair000012-g1-black-NAME.log` (global pair, game in the pair, colour, the player's name
+/// with anything but letters, digits, `.`, `_` and `-` as `_`). One file per brain, so each
+/// brain's player writes its own file; the global pair keeps shards sharing a folder apart.
+pub fn io_log_name(pair: u64, game: u8, colour: wuzi_engine::Stone, name: &str) -> String {
+    let colour = match colour {
+        wuzi_engine::Stone::Black => "black",
+        wuzi_engine::Stone::White => "white",
+    };
+    let name: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{IO_DIR}/pair{pair:06}-g{game}-{colour}-{name}.log")
+}
+
 /// Parses `run-shard-i-of-n.json` into the shard.
 fn parse_shard_run_file(name: &str) -> Option<Shard> {
     let rest = name.strip_prefix("run-shard-")?.strip_suffix(".json")?;

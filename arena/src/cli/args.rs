@@ -319,6 +319,11 @@ pub(crate) struct Common {
     /// Continue the run in --out (same options) without replaying finished games.
     #[arg(long, requires = "out")]
     pub(crate) resume: bool,
+    /// Write every line sent to and read from each external brain, with ms since the game's
+    /// start, to --out/io/pairNNNNNN-gG-COLOUR-NAME.log (one file per game and brain; kept in
+    /// run.json for resume).
+    #[arg(long, requires = "out")]
+    pub(crate) log_io: bool,
     /// Play pairs with index % n == i only: `i/n`, or `auto/n` (SLURM_ARRAY_TASK_ID or
     /// JOB_COMPLETION_INDEX). Shards given the same --out folder write their files side by
     /// side (run-shard-I-of-N.json, games-shard-I-of-N.jsonl), read each other's records and,

@@ -119,6 +119,7 @@ impl Common {
             sprt,
             shard,
             sweep: None,
+            log_io: self.log_io,
         };
         config.validate()?;
         Ok(config)

@@ -341,6 +341,7 @@ pub(crate) fn run_config(
         sprt: Some(config.sprt),
         shard: None,
         sweep: None,
+        log_io: false,
     };
     run.validate()?;
     Ok(run)

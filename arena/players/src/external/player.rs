@@ -5,15 +5,17 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
-use wuzi_engine::Pos;
+use wuzi_engine::{Pos, Stone};
 
 use super::options::{BrainOptions, SetupMode};
 use super::process::{deadline_in, Process, Wait};
 use super::protocol::{
     classify, info_key, max_memory_bytes, parse_about, parse_stats, quote, rule_bits, Line,
 };
+use super::transcript::{self, Transcript};
 use crate::limits::PlayerLimits;
 use crate::player::{GameStart, MoveReply, MoveRequest, Player, PlayerError, PlayerReport};
 
@@ -143,6 +145,10 @@ pub struct ExternalPlayer {
     given: Option<String>,
     /// Time of the last `play` not charged to the clock (settle gaps, set-up), in ms.
     unclocked_ms: u64,
+    /// This game's protocol lines, shared with the brain's reader thread.
+    transcript: transcript::Shared,
+    /// Where the next game's protocol log goes (`--log-io`), if anywhere.
+    io_log: Option<PathBuf>,
 }
 
 impl ExternalPlayer {
@@ -171,6 +177,8 @@ impl ExternalPlayer {
             notes: Notes::default(),
             given: None,
             unclocked_ms: 0,
+            transcript: Arc::default(),
+            io_log: None,
         }
     }
 
@@ -248,6 +256,7 @@ impl ExternalPlayer {
             &self.args,
             &dir,
             self.options.settle(),
+            Arc::clone(&self.transcript),
         )
         .map_err(|e| PlayerError::Crash(format!("cannot start {}: {e}", self.program)))?;
         Ok(self.process.insert(process))
@@ -533,6 +542,39 @@ impl ExternalPlayer {
         Ok(t0.elapsed().as_millis() as u64)
     }
 
+    fn lock_transcript(&self) -> std::sync::MutexGuard<'_, Transcript> {
+        self.transcript.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts the game's transcript, in the `--log-io` file when one was asked for (a file
+    /// that cannot be made is a note, not a lost game).
+    fn begin_transcript(&mut self, start: &GameStart) {
+        let file = self.io_log.take().and_then(|path| {
+            let made = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::File::create(&path));
+            made.map_err(|e| {
+                self.notes.push(format!(
+                    "cannot write the protocol log {}: {e}",
+                    path.display()
+                ))
+            })
+            .ok()
+        });
+        let colour = if start.color == Stone::Black {
+            "black"
+        } else {
+            "white"
+        };
+        let header = format!(
+            "# {} ({}) as {colour}, {}x{} {}: ms since the game's start, > sent to the brain, \
+             < read from it",
+            self.name, self.program, start.size, start.size, start.rule
+        );
+        self.lock_transcript().begin(file, &header);
+    }
+
     fn play_move(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, PlayerError> {
         let played = request.board.history();
         let history: Vec<Pos> = played.iter().map(|r| r.pos).collect();
@@ -594,6 +636,7 @@ impl Player for ExternalPlayer {
         self.game = None;
         self.notes = Notes::default();
         self.given = None;
+        self.begin_transcript(start);
         let result = self.start_game(start);
         if result.is_err() {
             self.discard();
@@ -619,10 +662,16 @@ impl Player for ExternalPlayer {
         self.game = None;
     }
 
+    fn log_io_to(&mut self, path: &Path) {
+        self.io_log = Some(path.to_path_buf());
+    }
+
     fn report(&mut self) -> PlayerReport {
+        let last_lines = self.lock_transcript().finish();
         PlayerReport {
             given: self.given.clone(),
             notes: self.notes.take(),
+            last_lines,
         }
     }
 }

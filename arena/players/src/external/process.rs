@@ -14,6 +14,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::protocol::quote;
+use super::transcript::{self, Shared};
 
 /// Longest extra wait for a brain that keeps talking, beyond the settle gap, in ms.
 pub const SETTLE_CAP_MS: u64 = 1_000;
@@ -110,6 +111,9 @@ pub(super) struct Process {
     settle: Duration,
     /// Set once the process group has been killed and the brain reaped.
     killed: bool,
+    /// The player's transcript: what is sent is recorded here, what is read by the reader
+    /// thread.
+    transcript: Shared,
 }
 
 impl Process {
@@ -118,6 +122,7 @@ impl Process {
         args: &[String],
         dir: &Path,
         settle_ms: u64,
+        transcript: Shared,
     ) -> io::Result<Process> {
         let log = dir.join(STDERR_LOG);
         let (stderr, log) = match File::options().create(true).append(true).open(&log) {
@@ -149,9 +154,10 @@ impl Process {
         let (tx, lines) = mpsc::sync_channel(LINE_QUEUE);
         let last_output = Arc::new(AtomicU64::new(0));
         let stamp = Arc::clone(&last_output);
+        let heard = Arc::clone(&transcript);
         let reader = std::thread::Builder::new()
             .name("brain-reader".into())
-            .spawn(move || read_lines(stdout, tx, born, stamp));
+            .spawn(move || read_lines(stdout, tx, born, stamp, heard));
         if let Err(e) = reader {
             let _ = child.kill();
             let _ = child.wait();
@@ -170,6 +176,7 @@ impl Process {
             last_output,
             settle: Duration::from_millis(settle_ms),
             killed: false,
+            transcript,
         })
     }
 
@@ -202,6 +209,7 @@ impl Process {
     /// stopped listening.
     pub(super) fn send(&mut self, text: &str) -> Result<u64, String> {
         let waited = self.settle();
+        transcript::record(&self.transcript, '>', text);
         let written = match self.stdin.as_mut() {
             Some(stdin) => stdin
                 .write_all(format!("{text}\n").as_bytes())
@@ -339,9 +347,16 @@ fn last_log_line(path: &Path) -> Option<String> {
 }
 
 /// The reader thread: sends each output line (lossily decoded, cut at [`MAX_LINE`] bytes,
-/// CR/LF removed) until the output closes or the player is gone, and stamps the time of the
-/// last line (ms since `born`) into `stamp` for the settle gap.
-fn read_lines(stdout: ChildStdout, tx: SyncSender<String>, born: Instant, stamp: Arc<AtomicU64>) {
+/// CR/LF removed) until the output closes or the player is gone, records it in the
+/// transcript as it is read, and stamps the time of the last line (ms since `born`) into
+/// `stamp` for the settle gap.
+fn read_lines(
+    stdout: ChildStdout,
+    tx: SyncSender<String>,
+    born: Instant,
+    stamp: Arc<AtomicU64>,
+    heard: Shared,
+) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::new();
     loop {
@@ -353,6 +368,7 @@ fn read_lines(stdout: ChildStdout, tx: SyncSender<String>, born: Instant, stamp:
         stamp.store(born.elapsed().as_millis() as u64, Ordering::Release);
         let line = String::from_utf8_lossy(&buf);
         let line = line.trim_end_matches(['\r', '\n']).to_string();
+        transcript::record(&heard, '<', &line);
         if tx.send(line).is_err() {
             break;
         }
