@@ -2,6 +2,7 @@
 //! commands, over the arena library.
 
 pub mod adjudication;
+pub mod analyze;
 pub mod args;
 pub mod bench;
 pub mod gate;

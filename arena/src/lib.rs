@@ -9,7 +9,7 @@
 //! | 1 | `wuzi-charts` ([`chart`]) | PNG + SVG charts (drawing only) |
 //! | 1 | `wuzi-players` ([`player`], [`external`], [`registry`]) | the `Player` trait, the engine, external brains, limits |
 //! | 2 | `wuzi-games` ([`opening`], [`adjudication`], [`referee`], [`record`], [`sgf`]) | one game: openings, adjudication, referee, records, SGF |
-//! | 3 | `wuzi-runs` ([`config`], [`run`], [`run_dir`], [`summary`], [`interrupt`], [`error`], [`replay`]) | many games: schedule, runner, run folders, summaries, replay |
+//! | 3 | `wuzi-runs` ([`config`], [`run`], [`run_dir`], [`summary`], [`interrupt`], [`error`], [`replay`], [`analysis`]) | many games: schedule, runner, run folders, summaries, replay, analysis |
 //! | 4 | `wuzi-reports` ([`report`], [`run_charts`]) | charts and HTML reports of run folders |
 //! | 5 | `wuzi-arena` (this crate) | [`gate`], [`bench`], [`default_match`] and the `wuzi-arena` command |
 //!
@@ -33,7 +33,7 @@ pub use wuzi_players as player;
 pub use wuzi_players::{external, registry};
 pub use wuzi_reports as report;
 pub use wuzi_reports::run_charts;
-pub use wuzi_runs::{config, error, interrupt, replay, run, run_dir, summary};
+pub use wuzi_runs::{analysis, config, error, interrupt, replay, run, run_dir, summary};
 pub use wuzi_stats as stats;
 
 pub use config::{Matchup, RunConfig, RunKind, Shard};

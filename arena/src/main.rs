@@ -12,7 +12,7 @@ use clap::Parser;
 
 use cli::args::{Cli, Command};
 use cli::outcome::{Diverged, Interrupted, RegressionFound};
-use cli::{bench, gate, inspect, replay, run};
+use cli::{analyze, bench, gate, inspect, replay, run};
 
 fn main_inner() -> Result<()> {
     match Cli::parse().command {
@@ -62,6 +62,7 @@ fn main_inner() -> Result<()> {
             max_games,
         } => inspect::report(&dir, out.as_deref(), max_games),
         Command::Replay { dir, game, show } => replay::replay_command(&dir, game, show),
+        Command::Analyze(args) => analyze::analyze_command(&args),
         Command::Gate(args) => gate::gate_command(*args),
     }
 }

@@ -5,16 +5,20 @@
 //! - [`run`]: the parallel runner with SPRT early stopping, `--resume` and `merge`.
 //! - [`run_dir`]: the files of a run folder; folders shared by the shards of one run.
 //! - [`replay`]: one recorded game played again with its players and compared move by move.
+//! - [`analysis`]: every position of a run's games searched by an analyst; mistakes per
+//!   player, decisive mistakes, positions exported as a tactics suite.
 //! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
 //! - [`interrupt`]: Ctrl-C / SIGTERM: one process-wide flag that stops runs cleanly.
 //! - [`atomic`]: files written whole or not at all.
 //! - [`error`]: [`ArenaError`], which also carries the players' and games' errors.
 //!
 //! Floors, each using only those below it: `error`, `interrupt` at the ground; `atomic`;
-//! `config`; `summary`; `run_dir`; `run` and `replay` on top.
+//! `config`; `summary`; `run_dir`; `run` and `replay`; `analysis` on top (it names games as `replay`
+//! does).
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod atomic;
 pub mod config;
 pub mod error;

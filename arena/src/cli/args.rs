@@ -179,6 +179,12 @@ parameters; more than 8 lines continue in elo-PARAM-2, ...)"
         #[arg(long)]
         show: bool,
     },
+    /// Search every position of a run's games with an analyst and write, per move, its best
+    /// move, its score for the mover, the score after the move played and the mover's loss
+    /// (DIR/analysis.jsonl), then mistakes per player and the decisive mistake of each lost
+    /// game (printed and DIR/analysis-summary.json). Resumable: games already complete in the
+    /// file are kept. Exit status 0 done, 2 error, 130 interrupted.
+    Analyze(Box<AnalyzeArgs>),
     /// Write DIR/report.html: one self-contained page (no network) with the configuration,
     /// summary, inline SVG charts, per-opening results, non-five endings and a game viewer,
     /// for a run directory (match, gauntlet, round robin, sweep, shard, merged) or a gate
@@ -198,6 +204,43 @@ parameters; more than 8 lines continue in elo-PARAM-2, ...)"
     /// against a baseline within a pair budget. Exit status 0 pass, 1 regression found, 2 could
     /// not run.
     Gate(Box<GateArgs>),
+}
+
+/// Options of `wuzi-arena analyze`.
+#[derive(Args, Clone)]
+pub(crate) struct AnalyzeArgs {
+    /// The run directory.
+    pub(crate) dir: PathBuf,
+    /// The analyst: any player spec with a limit (`default,nodes=20000`,
+    /// `rapfi,nodes=200000`, `name=x,cmd=./pbrain-x,move-ms=1000`).
+    #[arg(long, value_name = "SPEC")]
+    pub(crate) analyst: String,
+    /// Only these games, `PAIR.GAME,...` (as the report shows "pair / game").
+    #[arg(long, value_name = "IDS", value_delimiter = ',')]
+    pub(crate) games: Vec<wuzi_arena::replay::GameId>,
+    /// Only the games this player played.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) player: Option<String>,
+    /// The analysis file (default DIR/analysis.jsonl); the summary goes beside it
+    /// (analysis-summary.json, or NAME-summary.json for NAME.jsonl).
+    #[arg(long)]
+    pub(crate) out: Option<PathBuf>,
+    /// A loss (analyst's score minus the score after the move) of at least this many engine
+    /// units is a blunder.
+    #[arg(long, value_name = "SCORE", default_value_t = wuzi_arena::analysis::summary::DEFAULT_BLUNDER)]
+    pub(crate) blunder: i32,
+    /// Write the decisive-mistake positions to FILE as a tactics suite (TOML).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) export_positions: Option<PathBuf>,
+    /// Games analysed at once (default: all cores).
+    #[arg(long)]
+    pub(crate) concurrency: Option<usize>,
+    /// Brain registry for analysts named like `rapfi` (else $WUZI_ENGINES, ./engines.toml, ...).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) engines: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub(crate) quiet: bool,
 }
 
 /// Options of `wuzi-arena bench`.

@@ -1,0 +1,391 @@
+//! `wuzi-arena analyze` on a small node-limited run made here: one row per move played with
+//! the analyst's view, a summary consistent with the records (decisive mistakes are moves of
+//! the losers), resume after a cut-off analysis file (the same final file), the game and
+//! player filters, decisive positions read back by the engine's suite reader, an analyst that
+//! crashes (recorded per position, the command finishes), and bad inputs (exit 2, nothing
+//! written).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use wuzi_arena::analysis::summary::AnalysisSummary;
+use wuzi_arena::analysis::{read_rows, AnalysisRow};
+use wuzi_arena::config::RunConfig;
+use wuzi_arena::opening;
+use wuzi_arena::player::{PlayerLimits, PlayerSpec};
+use wuzi_arena::record::{read_records, GameRecord, GAMES_FILE};
+use wuzi_arena::referee::GameSettings;
+use wuzi_arena::run::{run, RunOptions};
+use wuzi_engine::{Params, Stone};
+
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(name: &str) -> Tmp {
+        let p =
+            std::env::temp_dir().join(format!("wuzi-arena-analyze-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("temp dir");
+        Tmp(p)
+    }
+
+    fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
+        .args(args)
+        // No registry of the machine running the tests: `default` is the engine.
+        .env("WUZI_ENGINES", "")
+        .output()
+        .expect("runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const ANALYST: &str = "default,nodes=6000";
+
+/// A renju match of two differently tuned engines at 300 nodes a move, two pairs.
+fn small_run(dir: &Path) {
+    let limits = PlayerLimits {
+        nodes: Some(300),
+        hash_mb: 4,
+        ..PlayerLimits::default()
+    };
+    let tweak = Params::from_file_and_settings(None, &["tempo=50".to_string()]).expect("valid");
+    let mut config = RunConfig::new_match(
+        GameSettings::default(),
+        [
+            PlayerSpec::engine("a", &Params::default(), limits.clone()),
+            PlayerSpec::engine("b", &tweak, limits),
+        ],
+        opening::renju26(15).expect("fits"),
+    );
+    config.pairs = 2;
+    config.seed = 11;
+    let options = RunOptions {
+        concurrency: 2,
+        out: Some(dir.to_path_buf()),
+        resume: false,
+    };
+    run(&config, &options, &mut |_| {}).expect("runs");
+}
+
+fn records(dir: &Path) -> Vec<GameRecord> {
+    read_records(&dir.join(GAMES_FILE)).expect("reads").records
+}
+
+fn rows(path: &Path) -> Vec<AnalysisRow> {
+    let (rows, _, truncated) = read_rows(path).expect("reads");
+    assert!(!truncated);
+    rows
+}
+
+fn summary(path: &Path) -> AnalysisSummary {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("summary")).expect("parses")
+}
+
+fn analyze(args: &[&str]) -> String {
+    let out = arena(args);
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {stdout}{}",
+        text(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn analysis_rows_summary_resume_filters_and_export() {
+    let tmp = Tmp::new("main");
+    let dir = tmp.join("run");
+    small_run(&dir);
+    let d = dir.display().to_string();
+    let games = records(&dir);
+    let suite = tmp.join("decisive.toml");
+    let stdout = analyze(&[
+        "analyze",
+        &d,
+        "--analyst",
+        ANALYST,
+        "--concurrency",
+        "2",
+        "--export-positions",
+        suite.to_str().expect("utf-8"),
+    ]);
+    assert!(stdout.contains("decisive"), "{stdout}");
+
+    // One row per move played, in order, with the mover and the analyst's view.
+    let path = dir.join("analysis.jsonl");
+    let all = rows(&path);
+    assert_eq!(
+        all.len(),
+        games.iter().map(|g| g.moves.len()).sum::<usize>()
+    );
+    for g in &games {
+        let mine: Vec<&AnalysisRow> = all.iter().filter(|r| (r.pair, r.game) == g.key()).collect();
+        let first = g.opening.opening.moves.len();
+        for (i, (r, m)) in mine.iter().zip(&g.moves).enumerate() {
+            assert_eq!(r.ply, first + i);
+            assert_eq!(r.played, m.mv);
+            let (colour, name) = if r.ply % 2 == 0 {
+                (Stone::Black, &g.black.name)
+            } else {
+                (Stone::White, &g.white.name)
+            };
+            assert_eq!((r.colour, &r.mover), (colour, name));
+            assert!(
+                r.best.is_some() && r.score.is_some() && r.error.is_none(),
+                "{r:?}"
+            );
+            assert_eq!(r.analyst, ANALYST);
+            let (s, a) = (r.score.expect("score"), r.after.expect("after"));
+            let expected = if r.best == Some(r.played) {
+                0
+            } else {
+                (s - a).max(0)
+            };
+            assert_eq!(r.loss, Some(expected), "{r:?}");
+            assert_eq!(r.mate, wuzi_engine::score::mate_distance(s));
+        }
+        // The move that ends a game by five leaves the mover a win.
+        if g.reason == wuzi_arena::referee::Reason::Five {
+            let last = mine.last().expect("moves");
+            assert_eq!(last.after, Some(wuzi_engine::score::MATE), "{last:?}");
+        }
+    }
+
+    // The summary agrees with the records: each player's moves and lost games; each decisive
+    // mistake is a move of the game's loser, not the analyst's move, from not lost to lost.
+    let s = summary(&dir.join("analysis-summary.json"));
+    assert_eq!(s.games, games.len());
+    assert_eq!(s.analyst, ANALYST);
+    let mut lost: BTreeMap<String, u64> = BTreeMap::new();
+    for g in &games {
+        match g.winner {
+            Some(Stone::Black) => *lost.entry(g.white.name.clone()).or_default() += 1,
+            Some(Stone::White) => *lost.entry(g.black.name.clone()).or_default() += 1,
+            None => {}
+        }
+    }
+    for p in &s.players {
+        assert_eq!(
+            p.moves,
+            all.iter().filter(|r| r.mover == p.name).count() as u64
+        );
+        assert_eq!(p.lost_games, lost.get(&p.name).copied().unwrap_or(0));
+        assert_eq!(p.decisive + p.undecided, p.lost_games);
+        assert_eq!(p.by_colour.values().sum::<u64>(), p.decisive);
+        assert_eq!(p.by_phase.values().sum::<u64>(), p.decisive);
+        assert_eq!(p.by_opening.values().sum::<u64>(), p.decisive);
+        assert!(p.mistakes >= p.decisive);
+    }
+    for dm in &s.decisive {
+        let g = games
+            .iter()
+            .find(|g| g.key() == (dm.pair, dm.game))
+            .expect("game");
+        let loser = g.winner.expect("a lost game").opp();
+        assert_eq!(dm.colour, loser);
+        assert_eq!(dm.ply % 2 == 0, loser == Stone::Black);
+        let r = all
+            .iter()
+            .find(|r| (r.pair, r.game, r.ply) == (dm.pair, dm.game, dm.ply))
+            .expect("row");
+        assert_eq!(r.mover, dm.player);
+        assert!(wuzi_arena::analysis::summary::is_mistake(r), "{r:?}");
+    }
+
+    // The exported positions read back with the engine's suite reader: one case per decisive
+    // mistake, the analyst's move the answer, the played move to avoid, the side to move the
+    // loser's.
+    assert!(
+        !s.decisive.is_empty(),
+        "the run has lost games the analyst explains"
+    );
+    let file = wuzi_engine::suite::load(&suite).expect("suite reads");
+    assert_eq!(file.cases.len(), s.decisive.len());
+    for (case, dm) in file.cases.iter().zip(&s.decisive) {
+        let board = case.board(&file).expect("position builds");
+        assert_eq!(board.side_to_move(), dm.colour);
+        assert_eq!(case.best.as_deref(), dm.best.as_deref());
+        assert_eq!(case.avoid.as_deref(), Some(dm.played.as_str()));
+        assert_eq!(board.stone_count(), dm.ply);
+    }
+
+    // Resume: a file cut in the middle of a line (a kill while writing) is completed to the
+    // same content, re-analysing only the game cut.
+    let full = std::fs::read(&path).expect("reads");
+    std::fs::write(&path, &full[..full.len() * 3 / 5]).expect("cuts");
+    let stdout = analyze(&["analyze", &d, "--analyst", ANALYST]);
+    assert!(stdout.contains("kept from an earlier analysis"), "{stdout}");
+    assert_eq!(std::fs::read(&path).expect("reads"), full);
+
+    // Another analyst does not mix into the same file.
+    let out = arena(&["analyze", &d, "--analyst", "default,nodes=700"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("give another --out"));
+    assert_eq!(std::fs::read(&path).expect("reads"), full);
+
+    // Filters: two games by id into another file; a player's games.
+    let other = tmp.join("two.jsonl");
+    analyze(&[
+        "analyze",
+        &d,
+        "--analyst",
+        ANALYST,
+        "--games",
+        "0.1,1.0",
+        "--out",
+        other.to_str().expect("utf-8"),
+    ]);
+    let two = rows(&other);
+    assert!(two
+        .iter()
+        .all(|r| (r.pair, r.game) == (0, 1) || (r.pair, r.game) == (1, 0)));
+    let expected: Vec<&AnalysisRow> = all
+        .iter()
+        .filter(|r| (r.pair, r.game) == (0, 1) || (r.pair, r.game) == (1, 0))
+        .collect();
+    assert_eq!(two.iter().collect::<Vec<_>>(), expected);
+    assert_eq!(summary(&tmp.join("two-summary.json")).games, 2);
+    let stdout = analyze(&["analyze", &d, "--analyst", ANALYST, "--player", "b"]);
+    assert!(
+        stdout.contains("(4 kept from an earlier analysis)"),
+        "{stdout}"
+    );
+    let out = arena(&["analyze", &d, "--analyst", ANALYST, "--player", "zed"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("players: a, b"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn bad_inputs_exit_2_and_write_nothing() {
+    let tmp = Tmp::new("bad");
+    let dir = tmp.join("run");
+    small_run(&dir);
+    let d = dir.display().to_string();
+    let out_file = tmp.join("out.jsonl");
+    let o = out_file.to_str().expect("utf-8");
+    let expect_error = |args: &[&str], says: &str| {
+        let out = arena(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(!out_file.exists(), "{args:?} wrote {out_file:?}");
+    };
+    expect_error(
+        &[
+            "analyze",
+            &d,
+            "--analyst",
+            ANALYST,
+            "--games",
+            "7.0",
+            "--out",
+            o,
+        ],
+        "no game 7.0",
+    );
+    expect_error(
+        &[
+            "analyze",
+            &d,
+            "--analyst",
+            ANALYST,
+            "--games",
+            "7",
+            "--out",
+            o,
+        ],
+        "PAIR.GAME",
+    );
+    expect_error(
+        &["analyze", &d, "--analyst", "default", "--out", o],
+        "no limit",
+    );
+    expect_error(
+        &["analyze", &d, "--analyst", "default,nodes=x", "--out", o],
+        "bad --analyst",
+    );
+    let empty = tmp.join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    expect_error(
+        &[
+            "analyze",
+            empty.to_str().expect("utf-8"),
+            "--analyst",
+            ANALYST,
+            "--out",
+            o,
+        ],
+        "not a run directory",
+    );
+    // A records file cut in the middle of a line.
+    let games = dir.join(GAMES_FILE);
+    let mut bytes = std::fs::read(&games).expect("reads");
+    bytes.extend_from_slice(b"{\"matchup\":0,\"pa");
+    std::fs::write(&games, bytes).expect("writes");
+    expect_error(
+        &["analyze", &d, "--analyst", ANALYST, "--out", o],
+        "incomplete line",
+    );
+    assert!(!dir.join("analysis.jsonl").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_analyst_that_crashes_is_recorded_per_position() {
+    let tmp = Tmp::new("crash");
+    let dir = tmp.join("run");
+    small_run(&dir);
+    let d = dir.display().to_string();
+    // Says OK to START, then dies at the first position; restarted for each position.
+    let brain = tmp.join("crash.sh");
+    std::fs::write(&brain, "#!/bin/sh\nread -r line\necho OK\nexit 3\n").expect("script");
+    let spec = format!(
+        "name=crashy,cmd=/bin/sh,arg={},move-ms=500",
+        brain.display()
+    );
+    let game = records(&dir)
+        .into_iter()
+        .find(|r| r.key() == (1, 1))
+        .expect("game 1.1");
+    let stdout = analyze(&["analyze", &d, "--analyst", &spec, "--games", "1.1"]);
+    let all = rows(&dir.join("analysis.jsonl"));
+    assert_eq!(all.len(), game.moves.len());
+    for r in &all {
+        let e = r.error.as_deref().expect("an error per position");
+        assert!(e.starts_with("crash"), "{e}");
+        assert!(r.best.is_none() && r.score.is_none() && r.loss.is_none());
+    }
+    let failed =
+        game.moves.len() + 1 - usize::from(game.reason == wuzi_arena::referee::Reason::Five);
+    assert!(
+        stdout.contains(&format!("{failed} failed position(s)")),
+        "{stdout}"
+    );
+    let s = summary(&dir.join("analysis-summary.json"));
+    assert_eq!(
+        s.players.iter().map(|p| p.failed).sum::<u64>(),
+        game.moves.len() as u64
+    );
+    assert!(s.decisive.is_empty());
+}
