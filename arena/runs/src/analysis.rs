@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 use wuzi_engine::score::{mate_distance, MATE};
 use wuzi_engine::{Board, Clock, Outcome, Pos, Stone};
 use wuzi_games::record::{read_records, GameRecord};
+use wuzi_games::GamesError;
 use wuzi_players::player::{GameStart, MoveRequest, PlayerError};
 use wuzi_players::{Player, PlayerSpec};
 
@@ -418,7 +419,7 @@ pub fn read_rows(path: &Path) -> Result<(Vec<AnalysisRow>, u64, bool)> {
         }
         let text = String::from_utf8_lossy(chunk);
         if !text.trim().is_empty() {
-            let row = serde_json::from_str(&text).map_err(|e| ArenaError::Record {
+            let row = serde_json::from_str(&text).map_err(|e| GamesError::Record {
                 path: path.to_path_buf(),
                 line: i + 1,
                 message: e.to_string(),
