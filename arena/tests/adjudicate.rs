@@ -62,10 +62,7 @@ fn play(config: &RunConfig, dir: &Path) -> BTreeMap<(u64, u8), GameRecord> {
 /// the same side when played out, and up to the proof it is the same game.
 #[test]
 fn every_vcf_adjudicated_game_has_the_result_of_the_game_played_out() {
-    let tmp = tempfile::Builder::new()
-        .prefix("wuzi-adjudicate-vcf-")
-        .tempdir()
-        .expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
     let (pairs, nodes) = (12, 500);
     let on = play(
         &self_play(pairs, nodes, Some("vcf".parse().expect("valid"))),
@@ -196,10 +193,7 @@ fn bad_adjudication_options_exit_2_with_a_clear_message() {
 /// `--adjudicate vcf` and score rules writes them into run.json and ends games by proof.
 #[test]
 fn the_run_commands_keep_the_rules_in_run_json() {
-    let tmp = tempfile::Builder::new()
-        .prefix("wuzi-adjudicate-cli-")
-        .tempdir()
-        .expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
     let out = tmp.path().join("run");
     let (code, stderr) = arena(&[
         "match",

@@ -6,40 +6,17 @@
 //! written).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use wuzi_arena::analysis::summary::AnalysisSummary;
 use wuzi_arena::analysis::{read_rows, AnalysisRow};
-use wuzi_arena::config::RunConfig;
-use wuzi_arena::opening;
-use wuzi_arena::player::{PlayerLimits, PlayerSpec};
 use wuzi_arena::record::{read_records, GameRecord, GAMES_FILE};
-use wuzi_arena::referee::GameSettings;
-use wuzi_arena::run::{run, RunOptions};
-use wuzi_engine::{Params, Stone};
+use wuzi_engine::Stone;
 
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let p =
-            std::env::temp_dir().join(format!("wuzi-arena-analyze-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("temp dir");
-        Tmp(p)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "support/small_run.rs"]
+mod small_run;
+use small_run::temp_run;
 
 fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
@@ -55,32 +32,6 @@ fn text(b: &[u8]) -> String {
 }
 
 const ANALYST: &str = "default,nodes=6000";
-
-/// A renju match of two differently tuned engines at 300 nodes a move, two pairs.
-fn small_run(dir: &Path) {
-    let limits = PlayerLimits {
-        nodes: Some(300),
-        hash_mb: 4,
-        ..PlayerLimits::default()
-    };
-    let tweak = Params::from_file_and_settings(None, &["tempo=50".to_string()]).expect("valid");
-    let mut config = RunConfig::new_match(
-        GameSettings::default(),
-        [
-            PlayerSpec::engine("a", &Params::default(), limits.clone()),
-            PlayerSpec::engine("b", &tweak, limits),
-        ],
-        opening::renju26(15).expect("fits"),
-    );
-    config.pairs = 2;
-    config.seed = 11;
-    let options = RunOptions {
-        concurrency: 2,
-        out: Some(dir.to_path_buf()),
-        resume: false,
-    };
-    run(&config, &options, &mut |_| {}).expect("runs");
-}
 
 fn records(dir: &Path) -> Vec<GameRecord> {
     read_records(&dir.join(GAMES_FILE)).expect("reads").records
@@ -110,12 +61,10 @@ fn analyze(args: &[&str]) -> String {
 
 #[test]
 fn analysis_rows_summary_resume_filters_and_export() {
-    let tmp = Tmp::new("main");
-    let dir = tmp.join("run");
-    small_run(&dir);
+    let (tmp, dir) = temp_run();
     let d = dir.display().to_string();
     let games = records(&dir);
-    let suite = tmp.join("decisive.toml");
+    let suite = tmp.path().join("decisive.toml");
     let stdout = analyze(&[
         "analyze",
         &d,
@@ -241,7 +190,7 @@ fn analysis_rows_summary_resume_filters_and_export() {
     assert_eq!(std::fs::read(&path).expect("reads"), full);
 
     // Filters: two games by id into another file; a player's games.
-    let other = tmp.join("two.jsonl");
+    let other = tmp.path().join("two.jsonl");
     analyze(&[
         "analyze",
         &d,
@@ -261,7 +210,7 @@ fn analysis_rows_summary_resume_filters_and_export() {
         .filter(|r| (r.pair, r.game) == (0, 1) || (r.pair, r.game) == (1, 0))
         .collect();
     assert_eq!(two.iter().collect::<Vec<_>>(), expected);
-    assert_eq!(summary(&tmp.join("two-summary.json")).games, 2);
+    assert_eq!(summary(&tmp.path().join("two-summary.json")).games, 2);
     let stdout = analyze(&["analyze", &d, "--analyst", ANALYST, "--player", "b"]);
     assert!(
         stdout.contains("(4 kept from an earlier analysis)"),
@@ -278,11 +227,9 @@ fn analysis_rows_summary_resume_filters_and_export() {
 
 #[test]
 fn bad_inputs_exit_2_and_write_nothing() {
-    let tmp = Tmp::new("bad");
-    let dir = tmp.join("run");
-    small_run(&dir);
+    let (tmp, dir) = temp_run();
     let d = dir.display().to_string();
-    let out_file = tmp.join("out.jsonl");
+    let out_file = tmp.path().join("out.jsonl");
     let o = out_file.to_str().expect("utf-8");
     let expect_error = |args: &[&str], says: &str| {
         let out = arena(args);
@@ -325,7 +272,7 @@ fn bad_inputs_exit_2_and_write_nothing() {
         &["analyze", &d, "--analyst", "default,nodes=x", "--out", o],
         "bad --analyst",
     );
-    let empty = tmp.join("empty");
+    let empty = tmp.path().join("empty");
     std::fs::create_dir_all(&empty).expect("mkdir");
     expect_error(
         &[
@@ -353,12 +300,10 @@ fn bad_inputs_exit_2_and_write_nothing() {
 #[cfg(unix)]
 #[test]
 fn an_analyst_that_crashes_is_recorded_per_position() {
-    let tmp = Tmp::new("crash");
-    let dir = tmp.join("run");
-    small_run(&dir);
+    let (tmp, dir) = temp_run();
     let d = dir.display().to_string();
     // Says OK to START, then dies at the first position; restarted for each position.
-    let brain = tmp.join("crash.sh");
+    let brain = tmp.path().join("crash.sh");
     std::fs::write(&brain, "#!/bin/sh\nread -r line\necho OK\nexit 3\n").expect("script");
     let spec = format!(
         "name=crashy,cmd=/bin/sh,arg={},move-ms=500",

@@ -6,7 +6,7 @@
 
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -15,31 +15,9 @@ use wuzi_arena::player::{EnginePlayer, PlayerLimits};
 use wuzi_arena::referee::{play_game, GameSettings, Reason};
 use wuzi_engine::{Engine, Params, Pos, Stone};
 
-/// A temporary directory removed on drop.
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("wuzi-io-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("temp dir");
-        Tmp(p)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Writes a brain script (run as `/bin/sh SCRIPT`, see `external.rs` on "text file busy").
-fn script(tmp: &Tmp, name: &str, body: &str) -> PathBuf {
-    let path = tmp.join(name);
+fn script(tmp: &tempfile::TempDir, name: &str, body: &str) -> PathBuf {
+    let path = tmp.path().join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("writes script");
     path
 }
@@ -85,9 +63,9 @@ fn parse_line(line: &str) -> Option<(u64, char, &str)> {
 
 #[test]
 fn a_run_with_log_io_writes_each_brains_lines_with_timestamps_and_the_report_links_them() {
-    let tmp = Tmp::new("run");
+    let tmp = tempfile::tempdir().expect("temp dir");
     let brain = script(&tmp, "top.sh", TOP_ROW);
-    let out = tmp.join("run");
+    let out = tmp.path().join("run");
     let status = arena()
         .args(["match", "--player"])
         .arg(format!(
@@ -159,11 +137,11 @@ fn a_run_with_log_io_writes_each_brains_lines_with_timestamps_and_the_report_lin
 
 #[test]
 fn a_killed_arena_leaves_the_log_of_the_game_it_was_playing() {
-    let tmp = Tmp::new("kill");
+    let tmp = tempfile::tempdir().expect("temp dir");
     // Never answers a move; exits when its input closes (the arena's death), so nothing is
     // left running.
     let brain = script(&tmp, "stall.sh", &brain_loop("read -r more || exit 0"));
-    let out = tmp.join("run");
+    let out = tmp.path().join("run");
     let mut child = arena()
         .args(["match", "--player"])
         .arg(format!(
@@ -220,7 +198,7 @@ fn nodes(n: u64) -> PlayerLimits {
 
 #[test]
 fn failures_keep_the_last_lines_in_the_detail_without_log_io() {
-    let tmp = Tmp::new("tail");
+    let tmp = tempfile::tempdir().expect("temp dir");
     let settings = GameSettings {
         max_moves: Some(30),
         time_margin_ms: 2_000,
@@ -269,7 +247,7 @@ fn failures_keep_the_last_lines_in_the_detail_without_log_io() {
         assert!(tail.contains(expected), "{name}: {tail}");
         assert!(tail.lines().count() <= TAIL_LINES, "{tail}");
         assert!(
-            std::fs::read_dir(tmp.0.as_path()).expect("dir").all(|e| !e
+            std::fs::read_dir(tmp.path()).expect("dir").all(|e| !e
                 .expect("entry")
                 .path()
                 .to_string_lossy()
@@ -285,5 +263,5 @@ fn failures_keep_the_last_lines_in_the_detail_without_log_io() {
     let r = play_game(&settings, &[], [&mut eng, &mut fake], [&e, &l], 1).expect("game");
     assert_ne!(r.reason, Reason::Crash, "{r:?}");
     assert!(!r.detail.unwrap_or_default().contains("last lines"));
-    assert!(Path::new(&tmp.0).is_dir());
+    assert!(tmp.path().is_dir());
 }

@@ -7,14 +7,13 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use wuzi_arena::config::RunConfig;
-use wuzi_arena::opening;
-use wuzi_arena::player::{PlayerLimits, PlayerSpec};
 use wuzi_arena::record::{read_records, GameRecord, GAMES_FILE};
-use wuzi_arena::referee::GameSettings;
 use wuzi_arena::replay::{find_game, replay, GameId};
-use wuzi_arena::run::{run, RunOptions};
-use wuzi_engine::{Params, Pos};
+use wuzi_engine::Pos;
+
+#[path = "support/small_run.rs"]
+mod small_run;
+use small_run::temp_run;
 
 fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
@@ -25,34 +24,6 @@ fn arena(args: &[&str]) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// A renju match of two differently tuned engines at 300 nodes a move, two pairs, played
-/// in-process into `dir`.
-fn small_run(dir: &Path) {
-    let limits = PlayerLimits {
-        nodes: Some(300),
-        hash_mb: 4,
-        ..PlayerLimits::default()
-    };
-    let settings = vec!["tempo=50".to_string()];
-    let tweak = Params::from_file_and_settings(None, &settings).expect("valid settings");
-    let mut config = RunConfig::new_match(
-        GameSettings::default(),
-        [
-            PlayerSpec::engine("a", &Params::default(), limits.clone()),
-            PlayerSpec::engine("b", &tweak, limits),
-        ],
-        opening::renju26(15).expect("fits"),
-    );
-    config.pairs = 2;
-    config.seed = 11;
-    let options = RunOptions {
-        concurrency: 2,
-        out: Some(dir.to_path_buf()),
-        resume: false,
-    };
-    run(&config, &options, &mut |_| {}).expect("runs");
 }
 
 fn records(dir: &Path) -> Vec<GameRecord> {
@@ -66,12 +37,7 @@ fn write_records(dir: &Path, records: &[GameRecord]) {
 
 #[test]
 fn replays_are_identical_or_name_the_first_divergent_move() {
-    let tmp = tempfile::Builder::new()
-        .prefix("wuzi-replay-cli-")
-        .tempdir()
-        .expect("temp dir");
-    let dir = tmp.path().join("run");
-    small_run(&dir);
+    let (tmp, dir) = temp_run();
     let d = dir.display().to_string();
     let all = records(&dir);
     assert_eq!(all.len(), 4);
@@ -178,12 +144,7 @@ fn replays_are_identical_or_name_the_first_divergent_move() {
 
 #[test]
 fn sgf_export_writes_one_file_per_game() {
-    let tmp = tempfile::Builder::new()
-        .prefix("wuzi-replay-sgf-")
-        .tempdir()
-        .expect("temp dir");
-    let dir = tmp.path().join("run");
-    small_run(&dir);
+    let (tmp, dir) = temp_run();
     let out_dir = tmp.path().join("sgf");
     let out = arena(&[
         "export",
