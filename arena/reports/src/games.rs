@@ -73,6 +73,27 @@ pub struct ViewerGame {
     /// then white's. Absent when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub io: Vec<String>,
+    /// The analyst's view of the game (`wuzi-arena analyze`), when the run folder has one;
+    /// absent otherwise, so reports without analysis embed what they always did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub an: Option<GameAnalysis>,
+}
+
+/// One game's analysis as the viewer's script reads it (short keys, like [`ViewerGame`];
+/// filled by [`crate::analysis`]); index `i` of each list is the move at ply `f + i`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GameAnalysis {
+    /// Ply of the first move analysed.
+    pub f: usize,
+    /// The analyst's move in the position before each move (`null` when it gave none).
+    pub b: Vec<Option<String>>,
+    /// The analyst's score of the position before each move, mover's view.
+    pub s: Vec<Option<i32>>,
+    /// The mover's score after each move.
+    pub a: Vec<Option<i32>>,
+    /// The ply of the decisive mistake, when the game has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<usize>,
 }
 
 /// Everything the viewer needs.
@@ -229,6 +250,7 @@ pub fn viewer_data(
                 seed: r.seed.to_string(),
                 ms: r.time_ms,
                 io: Vec::new(),
+                an: None,
             }
         })
         .collect();

@@ -14,6 +14,9 @@
 //! - [`run_report`]: the sections of a run directory.
 //! - [`run_charts`]: the charts of a run (score, colours, SPRT path, sweep Elo), PNG + SVG.
 //! - [`options`]: what a report embeds.
+//! - [`analysis`]: the analyst's view (`wuzi-arena analyze`), when the run folder has one:
+//!   mistakes per player, and per game an evaluation graph, the analyst's moves and the
+//!   decisive mistake in the viewer.
 //!
 //! The page of a gate's output folder is the gate's own (`wuzi_arena::gate::report`), built
 //! from these parts.
@@ -24,6 +27,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod games;
 pub mod html;
 pub mod options;

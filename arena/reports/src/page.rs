@@ -12,6 +12,8 @@ const TEMPLATE: &str = include_str!("../assets/page.html");
 const STYLE: &str = include_str!("../assets/style.css");
 const SCRIPT: &str = include_str!("../assets/report.js");
 const VIEWER: &str = include_str!("../assets/viewer.html");
+const ANALYSIS_STYLE: &str = include_str!("../assets/analysis.css");
+const ANALYSIS_SCRIPT: &str = include_str!("../assets/analysis.js");
 
 /// A section of a [`Page`]: an anchor id, a heading and trusted HTML (built from escaped
 /// parts by this module's helpers).
@@ -30,6 +32,7 @@ pub struct Page {
     sections: Vec<Section>,
     charts: usize,
     games: Option<ViewerData>,
+    analysis: Option<String>,
 }
 
 /// A chart to embed: what it shows and its SVG text.
@@ -107,6 +110,14 @@ impl Page {
         self.games = Some(games);
     }
 
+    /// Adds the viewer's analysis layer (evaluation graph, analyst's moves, decisive
+    /// mistakes; `assets/analysis.js`) with its data, trusted HTML (a `<script>` of escaped
+    /// JSON, [`crate::analysis::ReportAnalysis::script_data`]). Pages without it hold
+    /// neither the script nor its style.
+    pub fn analysis(&mut self, data: String) {
+        self.analysis = Some(data);
+    }
+
     /// Number of charts embedded so far.
     pub fn chart_count(&self) -> usize {
         self.charts
@@ -138,6 +149,12 @@ impl Page {
             ),
             None => String::new(),
         };
+        let extra = match &self.analysis {
+            Some(data) => format!(
+                "\n{data}\n<style>\n{ANALYSIS_STYLE}</style>\n<script>\n{ANALYSIS_SCRIPT}</script>"
+            ),
+            None => String::new(),
+        };
         let generator = format!("wuzi-arena {}", env!("CARGO_PKG_VERSION"));
         fill(TEMPLATE, |name| match name {
             "TITLE" => escape(&self.title),
@@ -146,6 +163,7 @@ impl Page {
             "NAV" => nav.clone(),
             "BODY" => body.clone(),
             "DATA" => data.clone(),
+            "EXTRA" => extra.clone(),
             "STYLE" => STYLE.to_string(),
             "SCRIPT" => SCRIPT.to_string(),
             other => panic!("unknown template field {other}"),

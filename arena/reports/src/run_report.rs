@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::analysis::ReportAnalysis;
 use crate::games::viewer_data;
 use crate::html::{escape, key_values, table, Cell};
 use crate::options::ReportOptions;
@@ -37,11 +38,14 @@ pub struct RunReport {
     pub charts: Vec<Chart>,
     /// The command that continues the run (shown when it did not finish).
     pub resume_command: String,
+    /// The folder's analysis (`wuzi-arena analyze`), if it has one.
+    pub analysis: Option<ReportAnalysis>,
 }
 
 impl RunReport {
-    /// Reads `dir` (its run file(s) and records, and the summary for the timing; a folder
-    /// shared by a run's shards counts all their games, as `merge` does) and draws its charts (into the directory, as `wuzi-arena chart` does) to embed them.
+    /// Reads `dir` (its run file(s) and records, the summary for the timing, the analysis if
+    /// any; a folder shared by a run's shards counts all their games, as `merge` does) and
+    /// draws its charts (into the directory, as `wuzi-arena chart` does) to embed them.
     pub fn load(dir: &Path) -> Result<RunReport> {
         let run_dir = RunDir::open(dir)?;
         let (mut summary, written) = chart_run_dir(dir, None)?;
@@ -61,6 +65,7 @@ impl RunReport {
                     .and_then(|v| serde_json::from_value(v.get("timing")?.clone()).ok());
             }
         }
+        let analysis = ReportAnalysis::load(dir, &records)?;
         let mut charts = Vec::new();
         for w in written {
             let (_, svg) = output_paths(&w.stem);
@@ -82,6 +87,7 @@ impl RunReport {
             records,
             charts,
             resume_command: run_dir.resume_command(),
+            analysis,
         })
     }
 
@@ -151,6 +157,11 @@ impl RunReport {
             "Games not ended by a five",
             self.endings_html(&index),
         );
+        if let Some(analysis) = &self.analysis {
+            analysis.attach(&mut data);
+            page.section("analysis", "Analysis", analysis.section_html(&index));
+            page.analysis(analysis.script_data());
+        }
         page.games("Games", data);
     }
 
@@ -644,6 +655,7 @@ mod tests {
             records: Vec::new(),
             charts: Vec::new(),
             resume_command: "wuzi-arena resume /runs/x".into(),
+            analysis: None,
         }
     }
 
