@@ -334,3 +334,121 @@ fn an_analyst_that_crashes_is_recorded_per_position() {
     );
     assert!(s.decisive.is_empty());
 }
+
+/// The JSON of the page's `<script type="application/json" id="ID">`.
+fn embedded_json(html: &str, id: &str) -> serde_json::Value {
+    let open = format!("<script type=\"application/json\" id=\"{id}\">");
+    let start = html.find(&open).expect(id) + open.len();
+    let end = start + html[start..].find("</script>").expect("closed");
+    serde_json::from_str(&html[start..end]).expect("json")
+}
+
+#[test]
+fn the_report_of_an_analysed_run_shows_mistakes_graph_data_and_decisive_marks() {
+    use wuzi_arena::report::{write_run_report, ReportOptions};
+    let (_tmp, dir) = temp_run();
+    let d = dir.display().to_string();
+    let opts = ReportOptions::default();
+    let read = |dir: &Path| {
+        let path = write_run_report(dir, None, &opts).expect("report");
+        std::fs::read_to_string(path).expect("page")
+    };
+
+    // Without analysis: no section, no analysis data or script.
+    let plain = read(&dir);
+    for absent in [
+        "<section id=\"analysis\">",
+        "wuzi-analysis",
+        "\"an\":",
+        "eval-graph",
+    ] {
+        assert!(!plain.contains(absent), "{absent}");
+    }
+
+    analyze(&["analyze", &d, "--analyst", ANALYST, "--concurrency", "2"]);
+    let html = read(&dir);
+    let s = summary(&dir.join("analysis-summary.json"));
+    let all = rows(&dir.join("analysis.jsonl"));
+    assert!(html.contains("<section id=\"analysis\">\n<h2>Analysis</h2>"));
+    assert!(html.contains(&format!("Analyst <code>{ANALYST}</code>")));
+
+    // The mistakes table: one row per player, the summary's numbers in its order.
+    for p in &s.players {
+        let n = |m: &BTreeMap<String, u64>, k: &str| m.get(k).copied().unwrap_or(0);
+        let mut row = format!("<tr><td>{}</td>", p.name);
+        for v in [
+            p.moves,
+            p.failed,
+            p.mistakes,
+            p.blunders,
+            p.lost_games,
+            p.decisive,
+            p.undecided,
+            n(&p.by_colour, "black"),
+            n(&p.by_colour, "white"),
+            n(&p.by_phase, "opening"),
+            n(&p.by_phase, "middle"),
+            n(&p.by_phase, "end"),
+        ] {
+            row.push_str(&format!("<td class=\"n\">{v}</td>"));
+        }
+        assert!(html.contains(&format!("{row}</tr>")), "{row}");
+    }
+
+    // Each embedded game carries its rows: the analyst's moves and scores per ply, the
+    // decisive mistake's ply where the summary has one.
+    let conf = embedded_json(&html, "wuzi-analysis");
+    assert_eq!(conf["analyst"], ANALYST);
+    let data = embedded_json(&html, "wuzi-games");
+    let games = data["games"].as_array().expect("games");
+    assert_eq!(games.len(), records(&dir).len());
+    for g in games {
+        let key = (
+            g["pair"].as_u64().expect("pair"),
+            g["g"].as_u64().expect("g") as u8,
+        );
+        let mine: Vec<&AnalysisRow> = all.iter().filter(|r| (r.pair, r.game) == key).collect();
+        let an = &g["an"];
+        assert_eq!(an["f"].as_u64(), Some(mine[0].ply as u64), "{key:?}");
+        let best: Vec<Option<String>> =
+            mine.iter().map(|r| r.best.map(|p| p.to_string())).collect();
+        let score: Vec<Option<i32>> = mine.iter().map(|r| r.score).collect();
+        let after: Vec<Option<i32>> = mine.iter().map(|r| r.after).collect();
+        assert_eq!(
+            serde_json::from_value::<Vec<Option<String>>>(an["b"].clone()).expect("b"),
+            best
+        );
+        assert_eq!(
+            serde_json::from_value::<Vec<Option<i32>>>(an["s"].clone()).expect("s"),
+            score
+        );
+        assert_eq!(
+            serde_json::from_value::<Vec<Option<i32>>>(an["a"].clone()).expect("a"),
+            after
+        );
+        let decisive = s.decisive.iter().find(|x| (x.pair, x.game) == key);
+        assert_eq!(an["x"].as_u64(), decisive.map(|x| x.ply as u64), "{key:?}");
+    }
+
+    // The decisive mistakes' table opens each game in the viewer, whose script marks it.
+    assert!(!s.decisive.is_empty());
+    for dm in &s.decisive {
+        let k = games
+            .iter()
+            .position(|g| {
+                g["pair"].as_u64() == Some(dm.pair) && g["g"].as_u64() == Some(u64::from(dm.game))
+            })
+            .expect("embedded");
+        assert!(html.contains(&format!(
+            "<tr data-open-game=\"{k}\"><td class=\"n\">{}</td>",
+            k + 1
+        )));
+    }
+    assert!(html.contains("<table id=\"decisive-table\""));
+    assert!(html.contains("row.classList.add('decisive')"));
+
+    // Without the analysis files again, the page is the one it was.
+    std::fs::remove_file(dir.join("analysis.jsonl")).expect("rm");
+    std::fs::remove_file(dir.join("analysis-summary.json")).expect("rm");
+    assert!(read(&dir) == plain, "a report without analysis changed");
+}
