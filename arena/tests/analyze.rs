@@ -374,22 +374,8 @@ fn the_report_of_an_analysed_run_shows_mistakes_graph_data_and_decisive_marks() 
 
     // The mistakes table: one row per player, the summary's numbers in its order.
     for p in &s.players {
-        let n = |m: &BTreeMap<String, u64>, k: &str| m.get(k).copied().unwrap_or(0);
         let mut row = format!("<tr><td>{}</td>", p.name);
-        for v in [
-            p.moves,
-            p.failed,
-            p.mistakes,
-            p.blunders,
-            p.lost_games,
-            p.decisive,
-            p.undecided,
-            n(&p.by_colour, "black"),
-            n(&p.by_colour, "white"),
-            n(&p.by_phase, "opening"),
-            n(&p.by_phase, "middle"),
-            n(&p.by_phase, "end"),
-        ] {
+        for v in p.table_counts() {
             row.push_str(&format!("<td class=\"n\">{v}</td>"));
         }
         assert!(html.contains(&format!("{row}</tr>")), "{row}");

@@ -131,32 +131,12 @@ impl ReportAnalysis {
             s.games,
             s.blunder
         );
-        let n = |m: &BTreeMap<String, u64>, k: &str| m.get(k).copied().unwrap_or(0).to_string();
         let rows: Vec<(Vec<Cell>, Option<String>)> = s
             .players
             .iter()
             .map(|p| {
                 let mut cells = vec![Cell::text(&p.name)];
-                for v in [
-                    p.moves,
-                    p.failed,
-                    p.mistakes,
-                    p.blunders,
-                    p.lost_games,
-                    p.decisive,
-                    p.undecided,
-                ] {
-                    cells.push(Cell::num(v.to_string()));
-                }
-                for (m, k) in [
-                    (&p.by_colour, "black"),
-                    (&p.by_colour, "white"),
-                    (&p.by_phase, "opening"),
-                    (&p.by_phase, "middle"),
-                    (&p.by_phase, "end"),
-                ] {
-                    cells.push(Cell::num(n(m, k)));
-                }
+                cells.extend(p.table_counts().map(|v| Cell::num(v.to_string())));
                 (cells, None)
             })
             .collect();

@@ -152,6 +152,29 @@ pub struct PlayerAnalysis {
     pub by_opening: BTreeMap<String, u64>,
 }
 
+impl PlayerAnalysis {
+    /// The counts of the mistakes table, in its column order: moves, failed, mistakes,
+    /// blunders, lost games, decisive, undecided, decisive as black and as white, in the
+    /// opening, middle and end (the text summary and the report show the same columns).
+    pub fn table_counts(&self) -> [u64; 12] {
+        let n = |m: &BTreeMap<String, u64>, k: &str| m.get(k).copied().unwrap_or(0);
+        [
+            self.moves,
+            self.failed,
+            self.mistakes,
+            self.blunders,
+            self.lost_games,
+            self.decisive,
+            self.undecided,
+            n(&self.by_colour, "black"),
+            n(&self.by_colour, "white"),
+            n(&self.by_phase, "opening"),
+            n(&self.by_phase, "middle"),
+            n(&self.by_phase, "end"),
+        ]
+    }
+}
+
 /// What `analysis-summary.json` holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnalysisSummary {
@@ -274,23 +297,11 @@ impl AnalysisSummary {
             "middle",
             "end"
         ));
-        let n = |m: &BTreeMap<String, u64>, k: &str| m.get(k).copied().unwrap_or(0);
         for p in &self.players {
+            let c = p.table_counts();
             out.push_str(&format!(
                 "{:<16} {:>6} {:>6} {:>8} {:>8} {:>5} {:>8} {:>9} {:>5} {:>5} {:>7} {:>6} {:>4}\n",
-                p.name,
-                p.moves,
-                p.failed,
-                p.mistakes,
-                p.blunders,
-                p.lost_games,
-                p.decisive,
-                p.undecided,
-                n(&p.by_colour, "black"),
-                n(&p.by_colour, "white"),
-                n(&p.by_phase, "opening"),
-                n(&p.by_phase, "middle"),
-                n(&p.by_phase, "end")
+                p.name, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]
             ));
         }
         if !self.decisive.is_empty() {
