@@ -335,6 +335,57 @@ fn an_analyst_that_crashes_is_recorded_per_position() {
     assert!(s.decisive.is_empty());
 }
 
+/// Issue 21: an analyst that hangs is given up per position (its time-out), recorded, and the
+/// analysis finishes. A short game (`--max-moves 6`) keeps the waits to a few seconds.
+#[cfg(unix)]
+#[test]
+fn an_analyst_that_hangs_is_recorded_per_position() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("run");
+    let d = dir.display().to_string();
+    let out = arena(&[
+        "match",
+        "--player",
+        "default",
+        "--player",
+        "name=b,set=tempo=50",
+        "--nodes",
+        "300",
+        "--pairs",
+        "1",
+        "--max-moves",
+        "6",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--out",
+        &d,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Says OK to START, then never answers.
+    let brain = tmp.path().join("hang.sh");
+    std::fs::write(&brain, "#!/bin/sh\nread -r line\necho OK\nexec sleep 60\n").expect("script");
+    let spec = format!("name=hangy,cmd=/bin/sh,arg={},move-ms=50", brain.display());
+    let game = records(&dir)
+        .into_iter()
+        .find(|r| r.key() == (0, 0))
+        .expect("game 0.0");
+    let stdout = analyze(&["analyze", &d, "--analyst", &spec, "--games", "0.0"]);
+    let all = rows(&dir.join("analysis.jsonl"));
+    assert_eq!(all.len(), game.moves.len());
+    for r in &all {
+        let e = r.error.as_deref().expect("an error per position");
+        assert!(e.starts_with("timeout"), "{e}");
+        assert!(r.best.is_none() && r.loss.is_none());
+    }
+    assert!(stdout.contains("failed position(s)"), "{stdout}");
+    let s = summary(&dir.join("analysis-summary.json"));
+    assert_eq!(
+        s.players.iter().map(|p| p.failed).sum::<u64>(),
+        game.moves.len() as u64
+    );
+}
+
 /// The JSON of the page's `<script type="application/json" id="ID">`.
 fn embedded_json(html: &str, id: &str) -> serde_json::Value {
     let open = format!("<script type=\"application/json\" id=\"{id}\">");
