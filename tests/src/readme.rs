@@ -99,15 +99,25 @@ pub fn commands() -> Vec<ReadmeCommand> {
     let text = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
     let mut out = Vec::new();
     let mut in_sh = false;
-    for line in text.lines() {
-        let t = line.trim_start();
+    // A line ending in `\` goes on in the next one, as in the shell.
+    let mut pending = String::new();
+    for raw in text.lines() {
+        let t = raw.trim_start();
         if t.starts_with("```") {
             in_sh = !in_sh && (t == "```sh" || t == "```bash");
+            pending.clear();
             continue;
         }
         if !in_sh {
             continue;
         }
+        if let Some(head) = raw.trim_end().strip_suffix('\\') {
+            pending.push_str(head);
+            pending.push(' ');
+            continue;
+        }
+        let joined = std::mem::take(&mut pending) + raw;
+        let line = joined.as_str();
         // Several `$A ...` on one line.
         let mut starts: Vec<usize> = line.match_indices("$A ").map(|(i, _)| i).collect();
         starts.extend(line.match_indices("$T ").map(|(i, _)| i));

@@ -49,7 +49,8 @@ fn s(p: &Path) -> String {
 
 /// Quick start (`cargo run --release -p wuzi-arena -- match`, budget cut to 3 pairs at 200
 /// nodes), in a fresh folder: it writes `arena-out/match-<UTC time>/` with records, summary,
-/// charts and report; then `wuzi-arena report DIR` (and the page in Chromium) and
+/// charts and report; then `wuzi-arena analyze` (the README example), `wuzi-arena report DIR`
+/// (and the page in Chromium, the analysis graph included) and
 /// `wuzi-arena export DIR --format psq --out psq/`.
 #[test]
 fn quick_start_then_report_and_export() {
@@ -91,6 +92,24 @@ fn quick_start_then_report_and_export() {
     let records = games(dir);
     assert_eq!(records.len(), 6);
 
+    // analyze (the README's example on this run, its analyst at 6000 nodes): the report
+    // written next shows the analysis, and its page checks the graph in the browser.
+    let review = tmp.join("review.toml");
+    exec(
+        &find(
+            "wuzi-arena",
+            "analyze",
+            &["--analyst", "--export-positions"],
+        )
+        .replace("runs/rapfi-gauntlet", &s(dir))
+        .set("--analyst", "default,nodes=6000")
+        .set("--player", "weak")
+        .set("--export-positions", &s(&review)),
+        None,
+        0,
+    );
+    assert!(dir.join("analysis-summary.json").exists());
+
     // report: written again from the folder.
     std::fs::remove_file(dir.join("report.html")).expect("rm");
     exec(
@@ -106,7 +125,12 @@ fn quick_start_then_report_and_export() {
     }
     assert!(html.matches("<figure class=\"chart\"><svg").count() >= 3);
     assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
+    assert!(
+        html.contains("<h2>Analysis</h2>"),
+        "the report shows the analysis"
+    );
     browser_checks(&page, &tmp);
+    analysis_browser_check(&page, &tmp);
 
     // export: one PSQ file per game, its moves as recorded.
     let psq = tmp.join("psq");
@@ -227,6 +251,38 @@ fn browser_checks(page: &Path, tmp: &TempDir) {
     eprintln!(
         "browser check passed ({verdict}); screenshot {}",
         png.display()
+    );
+}
+
+/// The analysed report in headless Chromium: the analysis layer's own self-check opens a game
+/// with a decisive mistake and finds the evaluation graph, the mistake's dot and line, the
+/// analyst's move on the board and the current-position mark. Skipped without Chromium.
+fn analysis_browser_check(page: &Path, tmp: &TempDir) {
+    let Some(chrome) = browser::chromium() else {
+        return;
+    };
+    let result = browser::self_test(&chrome, page);
+    let verdict = result.verdict.unwrap_or_default();
+    assert!(verdict.contains("ANALYSIS PASS"), "{verdict}");
+    assert!(
+        verdict.contains("analysis-game="),
+        "no game with a decisive mistake was checked: {verdict}"
+    );
+    // The check can fail: without the decisive mistake's dot the page must not pass.
+    let html = std::fs::read_to_string(page).expect("page");
+    let broken = html.replacen("{ 'class': 'decisive',", "{ 'class': 'not-decisive',", 1);
+    assert_ne!(
+        broken, html,
+        "the graph's decisive dot is where the breakage goes"
+    );
+    let broken_page = tmp.join("broken-analysis.html");
+    std::fs::write(&broken_page, broken).expect("write");
+    let bad = browser::self_test(&chrome, &broken_page)
+        .verdict
+        .unwrap_or_default();
+    assert!(
+        bad.contains("ANALYSIS FAIL"),
+        "a page without the dot passed: {bad}"
     );
 }
 
