@@ -83,7 +83,7 @@ enum Command {
         #[arg(long)]
         sprt: Option<String>,
         /// Elo model of the SPRT bounds: logistic or normalized.
-        #[arg(long, default_value = "logistic", value_parser = parse_model)]
+        #[arg(long, default_value = "logistic")]
         sprt_model: EloModel,
         /// Match seed (default: the spec's).
         #[arg(long)]
@@ -235,14 +235,6 @@ impl RunArgs {
             no_verify: self.no_verify,
             quiet: self.quiet,
         }
-    }
-}
-
-fn parse_model(s: &str) -> std::result::Result<EloModel, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "logistic" => Ok(EloModel::Logistic),
-        "normalized" | "normalised" => Ok(EloModel::Normalized),
-        _ => Err(format!("unknown Elo model '{s}' (logistic or normalized)")),
     }
 }
 

@@ -347,7 +347,7 @@ pub(crate) struct Common {
     #[arg(long)]
     pub(crate) sprt: Option<String>,
     /// Elo model of the SPRT bounds: logistic or normalized.
-    #[arg(long, default_value = "logistic", value_parser = parse_model)]
+    #[arg(long, default_value = "logistic")]
     pub(crate) sprt_model: EloModel,
     /// Games played at once (default: all cores).
     #[arg(long)]
@@ -409,14 +409,6 @@ pub(crate) fn parse_order(s: &str) -> std::result::Result<OpeningOrder, String> 
         "random" | "shuffle" => Ok(OpeningOrder::Random),
         "sequential" | "file" => Ok(OpeningOrder::Sequential),
         _ => Err(format!("unknown order '{s}' (random or sequential)")),
-    }
-}
-
-pub(crate) fn parse_model(s: &str) -> std::result::Result<EloModel, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "logistic" => Ok(EloModel::Logistic),
-        "normalized" | "normalised" => Ok(EloModel::Normalized),
-        _ => Err(format!("unknown Elo model '{s}' (logistic or normalized)")),
     }
 }
 
@@ -497,7 +489,7 @@ pub(crate) struct GateArgs {
     #[arg(long, default_value = "-20,0", allow_hyphen_values = true)]
     pub(crate) sprt: String,
     /// Elo model of the SPRT bounds: logistic or normalized.
-    #[arg(long, default_value = "logistic", value_parser = parse_model)]
+    #[arg(long, default_value = "logistic")]
     pub(crate) sprt_model: EloModel,
     /// Openings: `random[:COUNT[:STONES]]`, `renju26` or a file [default: random:PAIRS:4, one
     /// random balanced 4-stone opening per pair, at most 2000].

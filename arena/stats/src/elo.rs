@@ -36,6 +36,20 @@ pub enum EloModel {
     Normalized,
 }
 
+/// `logistic` or `normalized` (`normalised` too), any case: the `--sprt-model` option of the
+/// arena and the tuner.
+impl std::str::FromStr for EloModel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "logistic" => Ok(EloModel::Logistic),
+            "normalized" | "normalised" => Ok(EloModel::Normalized),
+            _ => Err(format!("unknown Elo model '{s}' (logistic or normalized)")),
+        }
+    }
+}
+
 impl fmt::Display for EloModel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -50,6 +64,14 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn elo_models_parse_by_name_and_refuse_others() {
+        assert_eq!("Logistic".parse(), Ok(EloModel::Logistic));
+        assert_eq!("normalised".parse(), Ok(EloModel::Normalized));
+        let e = "nelo".parse::<EloModel>().expect_err("unknown");
+        assert_eq!(e, "unknown Elo model 'nelo' (logistic or normalized)");
     }
 
     #[test]
