@@ -8,7 +8,6 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use wuzi_arena::stats::EloModel;
 use wuzi_tuner::command::{self, verify::VerifyArgs, Session};
 use wuzi_tuner::fit::{FitOptions, FitSettings, SampleOptions};
 use wuzi_tuner::TuneError;
@@ -68,42 +67,7 @@ enum Command {
         run: RunArgs,
     },
     /// Play the tuned set of a tune directory against its start with the arena.
-    Verify {
-        /// The tune directory (or give --spec).
-        #[arg(required_unless_present = "spec", conflicts_with = "spec")]
-        dir: Option<PathBuf>,
-        /// The tune's spec: verify the tune in its output directory (with the settings recorded
-        /// when the tune started, unless options override them).
-        #[arg(long)]
-        spec: Option<PathBuf>,
-        /// Game pairs (default: the spec's [verify] pairs); with --sprt, the most pairs.
-        #[arg(long)]
-        pairs: Option<u64>,
-        /// SPRT `elo0,elo1[,alpha,beta]`: stop when it decides.
-        #[arg(long)]
-        sprt: Option<String>,
-        /// Elo model of the SPRT bounds: logistic or normalized.
-        #[arg(long, default_value = "logistic")]
-        sprt_model: EloModel,
-        /// Match seed (default: the spec's).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Openings of the match: renju26, random[:COUNT[:STONES]] or a file (default: the
-        /// spec's [verify] openings, else the tune's). Random openings are drawn from a seed
-        /// derived from the match seed. --pairs defaults to their number.
-        #[arg(long)]
-        openings: Option<String>,
-        /// Games played at once (default: all cores).
-        #[arg(long)]
-        concurrency: Option<usize>,
-        /// Directory of the match's records (default: DIR/verify, or DIR/verify-<pairs>-<seed>
-        /// when the options differ from the spec's).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// No progress bar.
-        #[arg(long)]
-        quiet: bool,
-    },
+    Verify(VerifyArgs),
     /// Write DIR/report.html for a tune: parameters, paths and running-score charts, history,
     /// and the verification match with its games (one self-contained page). `tune`, `resume`
     /// and `verify` write it at the end.
@@ -251,29 +215,7 @@ fn main_inner() -> Result<()> {
         } => command::tune::tune(&spec, out, resume, shared, lease_s, &run.session())?,
         Command::Status { dir } => command::status(&dir)?,
         Command::Resume { dir, run } => command::tune::resume(&dir, &run.session())?,
-        Command::Verify {
-            dir,
-            spec,
-            pairs,
-            sprt,
-            sprt_model,
-            seed,
-            openings,
-            concurrency,
-            out,
-            quiet,
-        } => command::verify::verify(VerifyArgs {
-            dir,
-            spec,
-            pairs,
-            sprt,
-            sprt_model,
-            seed,
-            openings,
-            concurrency,
-            out,
-            quiet,
-        })?,
+        Command::Verify(args) => command::verify::verify(args)?,
         Command::Report {
             dir,
             out,

@@ -16,28 +16,42 @@ use crate::verify::{load_tune, repeats_openings, verify as play, VERIFY_DIR};
 
 use super::{bar, default_out, this_command, tune_report};
 
-/// What `wuzi-tune verify` was asked for.
-#[derive(Clone, Debug)]
+/// What `wuzi-tune verify` was asked for (its command-line options).
+#[derive(Clone, Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// The tune directory (or give `spec`).
+    /// The tune directory (or give --spec).
+    #[arg(required_unless_present = "spec", conflicts_with = "spec")]
     pub dir: Option<PathBuf>,
-    /// The tune's spec: verify the tune in its output directory.
+    /// The tune's spec: verify the tune in its output directory (with the settings recorded
+    /// when the tune started, unless options override them).
+    #[arg(long)]
     pub spec: Option<PathBuf>,
-    /// Game pairs (default: the spec's); with an SPRT, the most pairs.
+    /// Game pairs (default: the spec's [verify] pairs); with --sprt, the most pairs.
+    #[arg(long)]
     pub pairs: Option<u64>,
-    /// SPRT `elo0,elo1[,alpha,beta]`.
+    /// SPRT `elo0,elo1[,alpha,beta]`: stop when it decides.
+    #[arg(long)]
     pub sprt: Option<String>,
-    /// Elo model of the SPRT bounds.
+    /// Elo model of the SPRT bounds: logistic or normalized.
+    #[arg(long, default_value = "logistic")]
     pub sprt_model: EloModel,
     /// Match seed (default: the spec's).
+    #[arg(long)]
     pub seed: Option<u64>,
-    /// Openings of the match (default: the spec's).
+    /// Openings of the match: renju26, random[:COUNT[:STONES]] or a file (default: the
+    /// spec's [verify] openings, else the tune's). Random openings are drawn from a seed
+    /// derived from the match seed. --pairs defaults to their number.
+    #[arg(long)]
     pub openings: Option<String>,
     /// Games played at once (default: all cores).
+    #[arg(long)]
     pub concurrency: Option<usize>,
-    /// Directory of the match's records.
+    /// Directory of the match's records (default: DIR/verify, or DIR/verify-<pairs>-<seed>
+    /// when the options differ from the spec's).
+    #[arg(long)]
     pub out: Option<PathBuf>,
     /// No progress bar.
+    #[arg(long)]
     pub quiet: bool,
 }
 
