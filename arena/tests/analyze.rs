@@ -297,28 +297,29 @@ fn bad_inputs_exit_2_and_write_nothing() {
     assert!(!dir.join("analysis.jsonl").exists());
 }
 
+/// Analyses game `id` of the run in `dir` with a brain made of the shell `script` (given
+/// `move_ms` a move) that never gives a move: every position is recorded as failed with an
+/// error starting with `error`, counted in the summary, and the command still exits 0.
 #[cfg(unix)]
-#[test]
-fn an_analyst_that_crashes_is_recorded_per_position() {
-    let (tmp, dir) = temp_run();
-    let d = dir.display().to_string();
-    // Says OK to START, then dies at the first position; restarted for each position.
-    let brain = tmp.path().join("crash.sh");
-    std::fs::write(&brain, "#!/bin/sh\nread -r line\necho OK\nexit 3\n").expect("script");
+fn every_position_fails(dir: &Path, id: (u64, u8), script: &str, move_ms: u64, error: &str) {
+    let brain = dir.with_extension("sh");
+    std::fs::write(&brain, script).expect("script");
     let spec = format!(
-        "name=crashy,cmd=/bin/sh,arg={},move-ms=500",
+        "name=failing,cmd=/bin/sh,arg={},move-ms={move_ms}",
         brain.display()
     );
-    let game = records(&dir)
+    let game = records(dir)
         .into_iter()
-        .find(|r| r.key() == (1, 1))
-        .expect("game 1.1");
-    let stdout = analyze(&["analyze", &d, "--analyst", &spec, "--games", "1.1"]);
+        .find(|r| r.key() == id)
+        .expect("the game");
+    let d = dir.display().to_string();
+    let games = format!("{}.{}", id.0, id.1);
+    let stdout = analyze(&["analyze", &d, "--analyst", &spec, "--games", &games]);
     let all = rows(&dir.join("analysis.jsonl"));
     assert_eq!(all.len(), game.moves.len());
     for r in &all {
         let e = r.error.as_deref().expect("an error per position");
-        assert!(e.starts_with("crash"), "{e}");
+        assert!(e.starts_with(error), "{e}");
         assert!(r.best.is_none() && r.score.is_none() && r.loss.is_none());
     }
     let failed =
@@ -333,6 +334,15 @@ fn an_analyst_that_crashes_is_recorded_per_position() {
         game.moves.len() as u64
     );
     assert!(s.decisive.is_empty());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_analyst_that_crashes_is_recorded_per_position() {
+    let (_tmp, dir) = temp_run();
+    // Says OK to START, then dies at the first position; restarted for each position.
+    let script = "#!/bin/sh\nread -r line\necho OK\nexit 3\n";
+    every_position_fails(&dir, (1, 1), script, 500, "crash");
 }
 
 /// Issue 21: an analyst that hangs is given up per position (its time-out), recorded, and the
@@ -363,27 +373,8 @@ fn an_analyst_that_hangs_is_recorded_per_position() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     // Says OK to START, then never answers.
-    let brain = tmp.path().join("hang.sh");
-    std::fs::write(&brain, "#!/bin/sh\nread -r line\necho OK\nexec sleep 60\n").expect("script");
-    let spec = format!("name=hangy,cmd=/bin/sh,arg={},move-ms=50", brain.display());
-    let game = records(&dir)
-        .into_iter()
-        .find(|r| r.key() == (0, 0))
-        .expect("game 0.0");
-    let stdout = analyze(&["analyze", &d, "--analyst", &spec, "--games", "0.0"]);
-    let all = rows(&dir.join("analysis.jsonl"));
-    assert_eq!(all.len(), game.moves.len());
-    for r in &all {
-        let e = r.error.as_deref().expect("an error per position");
-        assert!(e.starts_with("timeout"), "{e}");
-        assert!(r.best.is_none() && r.loss.is_none());
-    }
-    assert!(stdout.contains("failed position(s)"), "{stdout}");
-    let s = summary(&dir.join("analysis-summary.json"));
-    assert_eq!(
-        s.players.iter().map(|p| p.failed).sum::<u64>(),
-        game.moves.len() as u64
-    );
+    let script = "#!/bin/sh\nread -r line\necho OK\nexec sleep 60\n";
+    every_position_fails(&dir, (0, 0), script, 50, "timeout");
 }
 
 /// The JSON of the page's `<script type="application/json" id="ID">`.
