@@ -28,7 +28,7 @@ pub mod default_match;
 pub mod gate;
 
 pub use wuzi_charts as chart;
-pub use wuzi_games::{adjudication, opening, record, referee, sgf};
+pub use wuzi_games::{adjudication, opening, progress, record, referee, sgf};
 pub use wuzi_players as player;
 pub use wuzi_players::{external, registry};
 pub use wuzi_reports as report;

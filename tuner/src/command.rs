@@ -12,11 +12,11 @@ pub mod fit;
 pub mod tune;
 pub mod verify;
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wuzi_arena::opening::{progress_bar, show_progress};
+// The arena's bar (one look for every long job); the command bodies use it as `super::bar`.
+use wuzi_arena::progress::bar;
 use wuzi_arena::report::ReportOptions;
 
 use crate::config::TuneConfig;
@@ -47,24 +47,6 @@ pub fn report(dir: &Path, out: Option<&Path>, max_games: usize) -> Result<()> {
     let path = crate::report::write_tune_report(dir, out, &ReportOptions { max_games })?;
     eprintln!("report: {}", path.display());
     Ok(())
-}
-
-/// A progress bar on standard error (hidden when `quiet` or not a terminal).
-fn bar(quiet: bool, template: &str) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(
-        Some(0),
-        if quiet || !std::io::stderr().is_terminal() {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(template)
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar
 }
 
 /// Writes the tune's `report.html`; a failure is reported, not fatal (`wuzi-tune report DIR`

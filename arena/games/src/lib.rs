@@ -9,6 +9,7 @@
 //! - [`record`]: JSON-lines game records, PSQ and move-list export.
 //! - [`sgf`]: SGF export of records.
 //! - [`error`]: the errors of openings and records, [`GamesError`].
+//! - [`progress`]: progress bars on standard error, one look for every long job.
 //!
 //! Floors: `error`, `opening` and `adjudication` at the ground, `referee` above them,
 //! `record` above it, `sgf` above `record`.
@@ -18,6 +19,7 @@
 pub mod adjudication;
 pub mod error;
 pub mod opening;
+pub mod progress;
 pub mod record;
 pub mod referee;
 pub mod sgf;

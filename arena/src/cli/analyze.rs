@@ -3,10 +3,7 @@
 //! positions exported on request. Exit status: 0 done, 2 error (nothing half written), 130
 //! interrupted (finished games are kept; the same command continues).
 
-use std::io::IsTerminal;
-
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wuzi_arena::analysis::{analyse, AnalysisOptions, AnalysisProgress};
 use wuzi_arena::player::{PlayerLimits, PlayerSpec};
 use wuzi_arena::registry::Registry;
@@ -29,20 +26,9 @@ pub(crate) fn analyze_command(args: &AnalyzeArgs) -> Result<()> {
         out: args.out.clone(),
         concurrency: args.concurrency.unwrap_or(0),
     };
-    let bar = ProgressBar::with_draw_target(
-        Some(0),
-        if args.quiet || !std::io::stderr().is_terminal() {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} positions, eta {eta} | {msg}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
+    let bar = wuzi_arena::progress::bar(
+        args.quiet,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} positions, eta {eta} | {msg}",
     );
     let progress = |p: AnalysisProgress| {
         bar.set_length(p.total_positions);

@@ -1,13 +1,11 @@
 //! `wuzi-arena gate`: suites, then an SPRT against the baseline.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use super::args::GateArgs;
 use super::outcome::{this_command, Interrupted, RegressionFound};
 use super::run::{progress_message, write_report};
 use anyhow::Result;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wuzi_arena::opening::Source;
 use wuzi_arena::player::{PlayerLimits, PlayerSpec};
 use wuzi_arena::referee::GameSettings;
@@ -90,20 +88,9 @@ pub(crate) fn gate_command(args: GateArgs) -> Result<()> {
     config.candidate_bin = args.candidate_bin.clone();
     config.allow_identical = args.allow_identical;
 
-    let bar = ProgressBar::with_draw_target(
-        Some(0),
-        if args.quiet || !std::io::stderr().is_terminal() {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} games (budget), eta {eta} | {msg}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
+    let bar = wuzi_arena::progress::bar(
+        args.quiet,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games (budget), eta {eta} | {msg}",
     );
     let quiet = args.quiet;
     let openings_bar = wuzi_arena::opening::progress_bar(quiet, "random openings");

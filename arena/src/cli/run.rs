@@ -1,13 +1,11 @@
 //! Commands that play games: `match`, `gauntlet`, `round-robin`, `sweep`, `resume`, `merge`,
 //! and the configuration, progress and end-of-run lines they share.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use super::args::Common;
 use super::outcome::Interrupted;
 use anyhow::{bail, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use wuzi_arena::config::{
     grid, Matchup, RunConfig, RunKind, Shard, SweepAxis, SweepInfo, SweepPoint, FORMAT_VERSION,
 };
@@ -165,20 +163,9 @@ pub(crate) fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Res
     for warning in config.identical_player_warnings() {
         eprintln!("warning: {warning}");
     }
-    let bar = ProgressBar::with_draw_target(
-        Some(0),
-        if quiet || !std::io::stderr().is_terminal() {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} games, eta {eta} | {msg}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
+    let bar = wuzi_arena::progress::bar(
+        quiet,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, eta {eta} | {msg}",
     );
     if opts.out.is_none() {
         eprintln!(

@@ -319,21 +319,10 @@ pub fn random_with(
 /// hidden when `quiet` or when stderr is not a terminal. Feed it from a `progress(done, total)`
 /// callback with [`show_progress`]; clear it with `finish_and_clear`.
 pub fn progress_bar(quiet: bool, what: &str) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    let target = if quiet || !std::io::stderr().is_terminal() {
-        indicatif::ProgressDrawTarget::hidden()
-    } else {
-        indicatif::ProgressDrawTarget::stderr()
-    };
-    let bar = indicatif::ProgressBar::with_draw_target(Some(0), target);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what}, eta {{eta}}"
-        ))
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar
+    crate::progress::bar(
+        quiet,
+        &format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what}, eta {{eta}}"),
+    )
 }
 
 /// Moves `bar` to `done` of `total`.
