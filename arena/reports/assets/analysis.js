@@ -1,8 +1,9 @@
 // wuzi report, analysis layer (only in pages of analysed runs): under the viewer's board an
 // evaluation graph of the game (black's view, clamped), the current position marked, the
 // decisive mistake as a red dot and a red line in the move list, and the analyst's move at
-// each position (a green ring on the board, a line of text). The viewer (report.js) knows
-// nothing of it: this script follows the viewer's position through its "move N / M" line.
+// each position (a green ring on the board, a line of text). It runs after the viewer
+// (report.js), which lends it its SVG helper and otherwise knows nothing of it: this script
+// follows the viewer's position through its "move N / M" line.
 (function () {
   'use strict';
   var gamesNode = document.getElementById('wuzi-games');
@@ -10,16 +11,10 @@
   var plyInfo = document.getElementById('ply-info');
   var title = document.getElementById('viewer-title');
   var holder = document.getElementById('board-holder');
-  if (!gamesNode || !confNode || !plyInfo || !title || !holder) return;
+  if (!gamesNode || !confNode || !plyInfo || !title || !holder || !window.wuziSvg) return;
   var data = JSON.parse(gamesNode.textContent), games = data.games;
   var conf = JSON.parse(confNode.textContent);
-  var SVGNS = 'http://www.w3.org/2000/svg';
-  function sv(tag, attrs, text) {
-    var e = document.createElementNS(SVGNS, tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = String(text);
-    return e;
-  }
+  var sv = window.wuziSvg;
   var box = document.createElement('div');
   box.id = 'eval-graph';
   var line = document.createElement('p');

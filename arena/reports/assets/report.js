@@ -28,6 +28,8 @@
     if (text !== undefined) e.textContent = String(text);
     return e;
   }
+  // Shared with the analysis layer (assets/analysis.js), which runs after this script.
+  window.wuziSvg = sv;
 
   // ---- sortable tables: click a header (or Enter on it) to sort by that column ----
   function cellKey(td) {
