@@ -178,3 +178,90 @@ fn sgf_export_writes_one_file_per_game() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--out DIR is required for sgf export"));
 }
+
+/// Issue 21's case "a record from another rule or size": the records of a renju 15x15 run
+/// under a `run.json` that says standard are refused by replay, analyze, summary and export
+/// with a message naming both, exit 2, nothing written; so is a lone records file exported
+/// with a contradicting `--rule` or `--size`. Records written before the marks were kept
+/// are still read.
+#[test]
+fn records_of_another_rule_or_board_are_refused() {
+    let (tmp, dir) = temp_run();
+    let all = records(&dir);
+    assert!(all
+        .iter()
+        .all(|r| r.rule == Some(wuzi_engine::Rule::Renju) && r.size == Some(15)));
+
+    // The same records under a run.json of another rule.
+    let other = tmp.path().join("other");
+    std::fs::create_dir_all(&other).expect("dir");
+    let run_json = std::fs::read_to_string(dir.join("run.json")).expect("run.json");
+    let mut v: serde_json::Value = serde_json::from_str(&run_json).expect("json");
+    v["game"]["rule"] = "standard".into();
+    std::fs::write(other.join("run.json"), v.to_string()).expect("writes");
+    std::fs::copy(dir.join(GAMES_FILE), other.join(GAMES_FILE)).expect("copies");
+    let o = other.display().to_string();
+    let sgf_out = tmp.path().join("sgf");
+    let analysis = other.join("analysis.jsonl");
+    let s = sgf_out.display().to_string();
+    let wrong = "was played under renju on 15x15, not standard on 15x15";
+    for args in [
+        vec!["replay", &o, "--game", "0.0"],
+        vec!["summary", &o],
+        vec!["analyze", &o, "--analyst", "default,nodes=100", "--quiet"],
+        vec!["export", &o, "--format", "sgf", "--out", &s],
+    ] {
+        let out = arena(&args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(wrong), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    assert!(!sgf_out.exists(), "nothing exported");
+    assert!(!analysis.exists(), "nothing analysed");
+
+    // A records file given alone with a contradicting --rule or --size: the same refusal.
+    let lone = tmp.path().join("lone");
+    std::fs::create_dir_all(&lone).expect("dir");
+    std::fs::copy(dir.join(GAMES_FILE), lone.join(GAMES_FILE)).expect("copies");
+    let lone_file = lone.join(GAMES_FILE).display().to_string();
+    for (flag, value, needle) in [
+        ("--size", "13", "not renju on 13x13"),
+        ("--rule", "freestyle", "not freestyle on 15x15"),
+    ] {
+        let out = arena(&[
+            "export", &lone_file, "--format", "sgf", "--out", &s, flag, value,
+        ]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
+        assert!(err.contains(needle), "{flag}: {err}");
+        assert!(!sgf_out.exists(), "nothing exported");
+    }
+    // Alone and without options, the records' own marks give the board (renju, not the
+    // export's fallback).
+    let out = arena(&["export", &lone_file, "--format", "sgf", "--out", &s]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let first = std::fs::read_dir(&sgf_out)
+        .expect("written")
+        .next()
+        .expect("a file")
+        .expect("entry");
+    let sgf = std::fs::read_to_string(first.path()).expect("reads");
+    assert!(sgf.contains("SZ[15]RU[renju]"), "{sgf}");
+
+    // Records without the marks (written before they were kept) read under run.json as before.
+    let unmarked: Vec<GameRecord> = all
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.rule = None;
+            r.size = None;
+            r
+        })
+        .collect();
+    write_records(&dir, &unmarked);
+    let line = std::fs::read_to_string(dir.join(GAMES_FILE)).expect("reads");
+    assert!(!line.contains("\"rule\""), "{line}");
+    let out = arena(&["replay", &dir.display().to_string(), "--game", "0.0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

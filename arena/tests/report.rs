@@ -252,6 +252,8 @@ fn synthetic_run(dir: &std::path::Path, pairs: u64) -> RunConfig {
                 pair,
                 game,
                 seed,
+                rule: None,
+                size: None,
                 opening: OpeningRef { index: op, opening },
                 black: player(b),
                 white: player(wh),

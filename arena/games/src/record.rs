@@ -4,7 +4,7 @@
 //!
 //! A line looks like (wrapped here):
 //! ```text
-//! {"matchup":0,"pair":3,"game":1,"seed":1234,
+//! {"matchup":0,"pair":3,"game":1,"seed":1234,"rule":"renju","size":15,
 //!  "opening":{"index":17,"id":"2D/s4","moves":"h8 h9 g10"},
 //!  "black":{"name":"base","params":{}},"white":{"name":"new","params":{"defence":60}},
 //!  "moves":[{"m":"g9","ms":21,"nodes":2000,"depth":4,"score":-35}, ...],
@@ -19,7 +19,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use wuzi_engine::{Pos, Stone};
+use wuzi_engine::{Pos, Rule, Stone};
 
 use crate::error::{GamesError, Result};
 use crate::opening::Opening;
@@ -96,6 +96,13 @@ pub struct GameRecord {
     pub game: u8,
     /// Seed handed to the players, derived from the run seed, pair and game.
     pub seed: u64,
+    /// The rule the game was played under (absent in records written before it was kept:
+    /// those are read under the run's `run.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+    /// The board side the game was played on (absent in older records, as `rule`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
     /// The opening.
     pub opening: OpeningRef,
     /// Black player.
@@ -141,6 +148,8 @@ impl GameRecord {
             pair,
             game,
             seed,
+            rule: None,
+            size: None,
             opening,
             black,
             white,
@@ -160,6 +169,28 @@ impl GameRecord {
             reason: result.reason,
             detail: result.detail.clone(),
             time_ms: result.time_ms,
+        }
+    }
+
+    /// The record marked with the rule and board side it was played under, so a reader can
+    /// tell it from a game of another rule or size (the runner marks every game it plays).
+    pub fn played_on(mut self, rule: Rule, size: usize) -> GameRecord {
+        self.rule = Some(rule);
+        self.size = Some(size);
+        self
+    }
+
+    /// Whether the record was played on `rule` and `size`: `Err` says what it was played
+    /// on instead. A record without the marks (written before they were kept) agrees.
+    pub fn check_board(&self, rule: Rule, size: usize) -> std::result::Result<(), String> {
+        let (r, n) = (self.rule.unwrap_or(rule), self.size.unwrap_or(size));
+        if (r, n) == (rule, size) {
+            Ok(())
+        } else {
+            Err(format!(
+                "pair {} game {} was played under {r} on {n}x{n}, not {rule} on {size}x{size}",
+                self.pair, self.game
+            ))
         }
     }
 

@@ -300,6 +300,8 @@ mod tests {
             pair,
             game: 0,
             seed: pair,
+            rule: None,
+            size: None,
             opening: OpeningRef {
                 index: 0,
                 opening: wuzi_games::opening::Opening {

@@ -507,19 +507,22 @@ fn play_job(
         given: None,
         notes: Vec::new(),
     };
-    Ok(Some(GameRecord::new(
-        matchup,
-        job.g,
-        job.game,
-        seed,
-        OpeningRef {
-            index: opening_index,
-            opening: opening.clone(),
-        },
-        rp(bi),
-        rp(wi),
-        &result,
-    )))
+    Ok(Some(
+        GameRecord::new(
+            matchup,
+            job.g,
+            job.game,
+            seed,
+            OpeningRef {
+                index: opening_index,
+                opening: opening.clone(),
+            },
+            rp(bi),
+            rp(wi),
+            &result,
+        )
+        .played_on(config.game.rule, config.game.size),
+    ))
 }
 
 /// Combines the run directories of the shards of one run into `out` (`run.json` without

@@ -328,7 +328,7 @@ pub fn this_command(program: &str) -> String {
         .join(" ")
 }
 
-/// Checks that a record belongs to `config` (matchup, pair, opening, players).
+/// Checks that a record belongs to `config` (rule and board, matchup, pair, opening, players).
 pub fn check_record(
     config: &RunConfig,
     schedule: &Schedule,
@@ -345,6 +345,10 @@ pub fn check_record(
         }
         .into()
     };
+    // A game of another rule or board (a records file copied between runs) would replay,
+    // analyse and export as nonsense: refuse it by name.
+    r.check_board(config.game.rule, config.game.size)
+        .map_err(|e| bad(format!("{e} as this run's run.json says")))?;
     if r.pair >= config.total_pairs() || r.game > 1 {
         return Err(bad(format!(
             "pair {} game {} is not part of this run",

@@ -44,20 +44,29 @@ pub(crate) fn export(
         Some(run_file) => Some(RunConfig::load(&run_file)?.game),
         None => None,
     };
-    let board = Board {
-        size: size.or(run.as_ref().map(|g| g.size)).unwrap_or(15),
-        rule: rule.or(run.as_ref().map(|g| g.rule)).unwrap_or(Rule::Renju),
-    };
     let records = read_records(&file)?;
     if records.truncated {
         eprintln!("{}: incomplete last line ignored", file.display());
     }
     let mut records = records.records;
+    // Without options or a run.json, the records say what they were played on.
+    let first = records.first();
+    let board = Board {
+        size: size
+            .or(run.as_ref().map(|g| g.size))
+            .or(first.and_then(|r| r.size))
+            .unwrap_or(15),
+        rule: rule
+            .or(run.as_ref().map(|g| g.rule))
+            .or(first.and_then(|r| r.rule))
+            .unwrap_or(Rule::Renju),
+    };
     records.sort_by_key(|r| r.key());
     export_records(&records, format, out, board)
 }
 
-/// The board the records were played on: they do not hold it, the run's `run.json` does.
+/// The board the records are exported on: from the options, the run's `run.json` or the
+/// records' own marks; every record must have been played on it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Board {
     /// Board side.
@@ -73,6 +82,11 @@ pub(crate) fn export_records(
     board: Board,
 ) -> Result<()> {
     let size = board.size;
+    for r in records {
+        if let Err(e) = r.check_board(board.rule, board.size) {
+            bail!("{e}: nothing exported (the records are of another rule or board)");
+        }
+    }
     match format {
         ExportFormat::Psq | ExportFormat::Sgf => {
             let name = if format == ExportFormat::Psq {
