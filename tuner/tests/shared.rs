@@ -43,8 +43,8 @@ fn proof_spec(pairs: u64, nodes: u64, verify_pairs: u64) -> String {
     format!(
         "base = \"{}\"\npairs = {pairs}\npairs_per_iteration = 8\nseed = 1\n\
          openings = \"random:{pairs}\"\n[limits]\nnodes = {nodes}\n\
-         [params.defence]\nmin = 20\nmax = 200\nr_end = 0.02\n\
-         [params.w_open_three]\nmin = 5\nmax = 400\nr_end = 0.02\n\
+         [params.defence]\nmin = 20\nmax = 200\n\
+         [params.w_open_three]\nmin = 5\nmax = 400\n\
          [verify]\npairs = {verify_pairs}\nopenings = \"random:{verify_pairs}\"\n",
         params_dir().join("detuned.toml").display()
     )

@@ -433,6 +433,7 @@ fn join_or_create(config: &TuneConfig, dir: &Path, binary: &BinaryId) -> Result<
         abandoned: Vec::new(),
         discarded: 0,
         finished_by: None,
+        moments: Default::default(),
     };
     state.tune_state().save(&dir.join(STATE_FILE))?;
     state.save(&shared_path)
