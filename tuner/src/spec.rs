@@ -58,6 +58,8 @@ use wuzi_engine::{ParamError, Params, Rule};
 use crate::config::num;
 pub use crate::config::{OpeningSet, TuneConfig, VerifyConfig, FORMAT_VERSION};
 use crate::error::{Result, TuneError};
+mod schedule;
+
 use crate::spsa::{
     travel_for_spread, Method, Schedule, Spsa, SpsaParam, DEFAULT_R_END, DEFAULT_SPREAD,
 };
@@ -466,38 +468,6 @@ impl VerifySpec {
         })
     }
 }
-
-impl TuneSpec {
-    /// The schedule: `schedule` as given; without it fishtest's when a parameter sets
-    /// `r_end` (a spec written for fishtest's gains keeps them), else adam. A gain that the
-    /// chosen schedule does not use is an error naming it, never silently ignored.
-    pub fn method(&self) -> Result<Method> {
-        let sets = |f: fn(&ParamEntry) -> bool| self.params.iter().find(|(_, e)| f(e));
-        let r_end = sets(|e| e.r_end.is_some());
-        let method = self.schedule.unwrap_or(if r_end.is_some() {
-            Method::Fishtest
-        } else {
-            Method::Adam
-        });
-        let unused = match method {
-            Method::Adam => r_end.map(|(n, _)| (n, "r_end", Method::Fishtest)),
-            Method::Fishtest => {
-                sets(|e| e.travel.is_some()).map(|(n, _)| (n, "travel", Method::Adam))
-            }
-        };
-        if let Some((name, key, other)) = unused {
-            return Err(TuneError::spec(
-                format!("params.{name}.{key}"),
-                format!(
-                    "{key} is a gain of the {other} schedule, and this spec's schedule is \
-                     {method}: remove it, or set schedule = \"{other}\""
-                ),
-            ));
-        }
-        Ok(method)
-    }
-}
-
 /// The SPSA parameters of the spec's `[params.*]` tables, in the engine's declaration order
 /// (scalars, then combination table entries), checked against the declared ranges.
 fn tuned_params(

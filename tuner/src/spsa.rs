@@ -242,24 +242,6 @@ impl Schedule {
             Method::Adam => adam::eta_k(self, param, k),
         }
     }
-
-    /// The gain the schedule takes besides `c_end`, by name: fishtest's `r_end`, adam's
-    /// `travel`.
-    pub fn gain(&self, param: &SpsaParam) -> (&'static str, f64) {
-        match self.method {
-            Method::Fishtest => ("r_end", param.r_end),
-            Method::Adam => ("travel", param.travel),
-        }
-    }
-
-    /// The largest move of the first iteration, with `pairs` pairs an iteration: fishtest's
-    /// `a_1 * 2 pairs / c_1` (every game won), adam's `eta_1` (its first step is exactly that).
-    pub fn first_step(&self, param: &SpsaParam, pairs: u64) -> f64 {
-        match self.method {
-            Method::Fishtest => self.a_k(param, 1) * 2.0 * pairs as f64 / self.c_k(param, 1),
-            Method::Adam => self.a_k(param, 1),
-        }
-    }
 }
 
 /// The two engines' parameter values for one iteration, and the gains to update with.
@@ -418,40 +400,6 @@ impl Spsa {
             out.a_k.push(self.schedule.a_k(param, k));
         }
         Ok(out)
-    }
-
-    /// The step of the tune's schedule: [`Spsa::update`] under fishtest's, [`adam`]'s
-    /// under [`Method::Adam`] (which also advances `moments`, the checkpoint's Adam state).
-    pub fn step(
-        &self,
-        theta: &[f64],
-        moments: &mut Moments,
-        perturbation: &Perturbation,
-        wins_plus: u64,
-        losses_plus: u64,
-    ) -> Result<Vec<f64>, SpsaError> {
-        match self.schedule.method {
-            Method::Fishtest => self.update(theta, perturbation, wins_plus, losses_plus),
-            Method::Adam => {
-                self.check_update_lengths(theta, perturbation)?;
-                adam::step(
-                    &self.params,
-                    theta,
-                    moments,
-                    perturbation,
-                    wins_plus,
-                    losses_plus,
-                )
-            }
-        }
-    }
-
-    fn check_update_lengths(&self, theta: &[f64], p: &Perturbation) -> Result<(), SpsaError> {
-        self.check_len(theta.len())?;
-        for len in [p.delta.len(), p.c_k.len(), p.a_k.len()] {
-            self.check_len(len)?;
-        }
-        Ok(())
     }
 
     /// The SPSA update after engine+ scored `wins_plus` wins and `losses_plus` losses against

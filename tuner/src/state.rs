@@ -130,10 +130,13 @@ impl TuneState {
         pert: &Perturbation,
         batch: &Totals,
     ) -> Result<IterationRecord> {
-        self.theta =
-            config
-                .spsa
-                .step(&self.theta, &mut self.moments, pert, batch.wins, batch.losses)?;
+        self.theta = config.spsa.step(
+            &self.theta,
+            &mut self.moments,
+            pert,
+            batch.wins,
+            batch.losses,
+        )?;
         self.totals.add(batch);
         self.iteration += 1;
         Ok(IterationRecord {

@@ -237,7 +237,12 @@ fn adam_and_old_tunes_resume_exactly() {
     }
     // A checkpoint whose moments were lost is refused, never resumed with fresh ones.
     let state = read(&parts_dir.join(STATE_FILE));
-    let cut = state.split(",\n  \"moments\"").next().expect("text").to_string() + "\n}";
+    let cut = state
+        .split(",\n  \"moments\"")
+        .next()
+        .expect("text")
+        .to_string()
+        + "\n}";
     std::fs::write(parts_dir.join(STATE_FILE), cut).expect("write");
     let e = try_run(&c, Some(&parts_dir), 2, None, true).unwrap_err();
     assert!(e.to_string().contains(STATE_FILE), "{e}");

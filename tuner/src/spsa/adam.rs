@@ -30,7 +30,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Perturbation, Schedule, SpsaError, SpsaParam};
+use super::{Perturbation, Schedule, Spsa, SpsaError, SpsaParam};
 
 /// Adam's first-moment decay (Kingma and Ba's default).
 pub const BETA1: f64 = 0.9;
@@ -189,6 +189,66 @@ pub(crate) fn step(
         .collect())
 }
 
+impl Schedule {
+    /// The gain the schedule takes besides `c_end`, by name: fishtest's `r_end`, adam's
+    /// `travel`.
+    pub fn gain(&self, param: &SpsaParam) -> (&'static str, f64) {
+        match self.method {
+            Method::Fishtest => ("r_end", param.r_end),
+            Method::Adam => ("travel", param.travel),
+        }
+    }
+
+    /// The largest move of the first iteration, with `pairs` pairs an iteration: fishtest's
+    /// `a_1 * 2 pairs / c_1` (every game won), adam's `eta_1` (its first step is exactly that).
+    pub fn first_step(&self, param: &SpsaParam, pairs: u64) -> f64 {
+        match self.method {
+            Method::Fishtest => self.a_k(param, 1) * 2.0 * pairs as f64 / self.c_k(param, 1),
+            Method::Adam => self.a_k(param, 1),
+        }
+    }
+}
+
+impl Spsa {
+    /// The step of the tune's schedule: [`Spsa::update`] under fishtest's, this module's
+    /// under [`Method::Adam`] (which also advances `moments`, the checkpoint's Adam state).
+    pub fn step(
+        &self,
+        theta: &[f64],
+        moments: &mut Moments,
+        perturbation: &Perturbation,
+        wins_plus: u64,
+        losses_plus: u64,
+    ) -> Result<Vec<f64>, SpsaError> {
+        match self.schedule.method {
+            Method::Fishtest => self.update(theta, perturbation, wins_plus, losses_plus),
+            Method::Adam => {
+                self.check_update_lengths(theta, perturbation)?;
+                step(
+                    &self.params,
+                    theta,
+                    moments,
+                    perturbation,
+                    wins_plus,
+                    losses_plus,
+                )
+            }
+        }
+    }
+
+    pub(super) fn check_update_lengths(
+        &self,
+        theta: &[f64],
+        p: &Perturbation,
+    ) -> Result<(), SpsaError> {
+        self.check_len(theta.len())?;
+        for len in [p.delta.len(), p.c_k.len(), p.a_k.len()] {
+            self.check_len(len)?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{perturbation_rng, uniform, Spsa, DEFAULT_R_END as DEFAULT_R_END_FOR_TEST};
@@ -204,7 +264,10 @@ mod tests {
             let s = Schedule::with_method(n, Method::Adam);
             let p = param("x", 50.0);
             let total: f64 = (1..=n).map(|k| eta_k(&s, &p, k)).sum();
-            assert!((total - DEFAULT_TRAVEL * 100.0).abs() < 1e-9, "{n}: {total}");
+            assert!(
+                (total - DEFAULT_TRAVEL * 100.0).abs() < 1e-9,
+                "{n}: {total}"
+            );
             if n > 1 {
                 assert!(eta_k(&s, &p, 1) > eta_k(&s, &p, n));
             }
@@ -227,7 +290,10 @@ mod tests {
                 travel: t,
                 ..param("x", 50.0)
             };
-            let spread = (1..=n).map(|k| eta_k(&s, &p, k).powi(2)).sum::<f64>().sqrt();
+            let spread = (1..=n)
+                .map(|k| eta_k(&s, &p, k).powi(2))
+                .sum::<f64>()
+                .sqrt();
             assert!((spread - 100.0 / 3.0).abs() < 1e-9, "{n}: {spread}");
         }
     }

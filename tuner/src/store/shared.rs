@@ -97,8 +97,8 @@ enum Claimed {
     Mine(Claim, Vec<f64>),
     /// Every iteration left is being played by other workers.
     AllTaken,
-    /// Every step is applied: the final state.
-    Complete(SharedState),
+    /// Every step is applied: the final state (boxed: with Adam's moments it is large).
+    Complete(Box<SharedState>),
 }
 
 /// One worker's view of a shared tune folder.
@@ -200,7 +200,7 @@ impl<'a> SharedStore<'a> {
             let mut state = SharedState::load(&shared_path, config)?;
             let gave_up = state.give_up_expired(&self.worker);
             if state.applied >= n_iterations {
-                return Ok(Claimed::Complete(state));
+                return Ok(Claimed::Complete(Box::new(state)));
             }
             let k = if state.requeued.is_empty() {
                 if state.next > n_iterations {
@@ -252,7 +252,7 @@ impl Store for SharedStore<'_> {
             match self.try_claim()? {
                 Claimed::Complete(state) => {
                     self.doing("done".into());
-                    self.ended = Some(state);
+                    self.ended = Some(*state);
                     return Ok(Turn::Done);
                 }
                 Claimed::AllTaken => {

@@ -90,9 +90,11 @@ impl SharedState {
         if s.format != FORMAT_VERSION
             || s.theta.len() != config.spsa.params.len()
             || s.theta.iter().any(|v| !v.is_finite())
-            || !s
-                .moments
-                .fit(config.spsa.schedule.method, s.applied, config.spsa.params.len())
+            || !s.moments.fit(
+                config.spsa.schedule.method,
+                s.applied,
+                config.spsa.params.len(),
+            )
             || s.applied > n
             || s.next == 0
             || s.next > n + 1
