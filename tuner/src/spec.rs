@@ -60,9 +60,7 @@ pub use crate::config::{OpeningSet, TuneConfig, VerifyConfig, FORMAT_VERSION};
 use crate::error::{Result, TuneError};
 mod schedule;
 
-use crate::spsa::{
-    travel_for_spread, Method, Schedule, Spsa, SpsaParam, DEFAULT_R_END, DEFAULT_SPREAD,
-};
+use crate::spsa::{Method, Spsa, SpsaParam, DEFAULT_R_END};
 
 /// Game pairs per iteration when the spec gives none.
 pub const DEFAULT_PAIRS_PER_ITERATION: u64 = 8;
@@ -313,8 +311,7 @@ impl TuneSpec {
             return Err(TuneError::spec("concurrency", "must be at least 1"));
         }
         let iterations = self.pairs.div_ceil(ppi);
-        let default_travel =
-            travel_for_spread(&Schedule::with_method(iterations, method), DEFAULT_SPREAD);
+        let default_travel = schedule::default_travel(method, iterations);
         let spsa_params = tuned_params(&self.params, &base, default_travel)?;
         let spsa = Spsa::with_method(spsa_params, iterations, self.seed, method)?;
 
@@ -565,13 +562,7 @@ fn tuned_params(
                 format!("{} must be positive", num(r_end)),
             ));
         }
-        let travel = e.travel.unwrap_or(default_travel);
-        if !travel.is_finite() || travel <= 0.0 {
-            return Err(TuneError::spec(
-                key("travel"),
-                format!("{} must be positive", num(travel)),
-            ));
-        }
+        let travel = schedule::travel(e, default_travel, &key("travel"))?;
         let p = SpsaParam {
             name: name.to_string(),
             start,

@@ -272,7 +272,7 @@ pub fn perturbation_rng(seed: u64, k: u64) -> ChaCha8Rng {
 
 /// Uniform number in `[0, 1)` from the top 53 bits of one output. Done by hand rather than
 /// through `rand`'s distributions so the values stay stable across `rand` versions.
-pub(crate) fn uniform(rng: &mut ChaCha8Rng) -> f64 {
+fn uniform(rng: &mut ChaCha8Rng) -> f64 {
     (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
@@ -427,6 +427,24 @@ impl Spsa {
             })
             .collect())
     }
+}
+
+/// Wins and losses of engine+ in `games` fake games (for the tests of both schedules): 20%
+/// draws, the others won with probability `win`.
+#[cfg(test)]
+fn fake_games(rng: &mut ChaCha8Rng, games: u32, win: f64) -> (u64, u64) {
+    let (mut w, mut l) = (0, 0);
+    for _ in 0..games {
+        if uniform(rng) < 0.2 {
+            continue;
+        }
+        if uniform(rng) < win {
+            w += 1;
+        } else {
+            l += 1;
+        }
+    }
+    (w, l)
 }
 
 #[cfg(test)]
@@ -742,17 +760,7 @@ mod tests {
         for k in 1..=iterations {
             let p = spsa.perturb(&theta, k).expect("valid");
             let win = 1.0 / (1.0 + (-0.5 * (f(&p.plus) - f(&p.minus))).exp());
-            let (mut w, mut l) = (0, 0);
-            for _ in 0..2 {
-                if uniform(&mut games) < 0.2 {
-                    continue;
-                }
-                if uniform(&mut games) < win {
-                    w += 1;
-                } else {
-                    l += 1;
-                }
-            }
+            let (w, l) = fake_games(&mut games, 2, win);
             theta = spsa.update(&theta, &p, w, l).expect("valid");
         }
         theta

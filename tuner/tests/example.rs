@@ -43,7 +43,7 @@ fn against_defaults(config: &TuneConfig, params: &Params) -> Estimate {
 }
 
 #[test]
-#[ignore = "about 5 minutes in release on two cores: \
+#[ignore = "5-7 minutes in release on two cores: \
             cargo test --release -p wuzi-tuner --test example -- --ignored --nocapture"]
 fn example_tune_recovers_nine_tenths_of_its_detuning() {
     let t = Instant::now();

@@ -265,7 +265,7 @@ fn adam_and_old_tunes_resume_exactly() {
         .replace("\"gamma\": 0.101,", "\"gamma\": 0.101");
     std::fs::write(dir.join(CONFIG_FILE), &stripped).expect("write");
     let loaded = wuzi_tuner::tune::load_config(&dir).expect("an old tune.json loads");
-    assert_eq!(loaded, old);
+    assert!(loaded == old, "differs: {:?}", loaded.difference(&old));
     let rest = run(&loaded, Some(&dir), 2, None);
     assert_eq!((rest.resumed_from, &rest.theta), (3, &whole.theta));
     // Resumed with a spec that now means adam: refused, naming the schedule.

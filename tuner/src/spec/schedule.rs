@@ -2,8 +2,34 @@
 //! fishtest's, `travel` for adam's), kept apart from the rest of the spec.
 
 use super::{ParamEntry, TuneSpec};
+use crate::config::num;
 use crate::error::{Result, TuneError};
-use crate::spsa::Method;
+use crate::spsa::{travel_for_spread, Method, Schedule, DEFAULT_SPREAD, DEFAULT_TRAVEL};
+
+/// A parameter's `travel` when the spec gives none: under adam the one whose noise would
+/// scatter it by [`DEFAULT_SPREAD`] of its range over `iterations`; fishtest's schedule does
+/// not use it and keeps the value tune folders written before adam load with, so an old spec
+/// still resumes its old tune.
+pub(super) fn default_travel(method: Method, iterations: u64) -> f64 {
+    match method {
+        Method::Adam => {
+            travel_for_spread(&Schedule::with_method(iterations, method), DEFAULT_SPREAD)
+        }
+        Method::Fishtest => DEFAULT_TRAVEL,
+    }
+}
+
+/// The entry's `travel` (or `default`), checked: finite and positive; `key` names it.
+pub(super) fn travel(entry: &ParamEntry, default: f64, key: &str) -> Result<f64> {
+    let travel = entry.travel.unwrap_or(default);
+    if !travel.is_finite() || travel <= 0.0 {
+        return Err(TuneError::spec(
+            key,
+            format!("{} must be positive", num(travel)),
+        ));
+    }
+    Ok(travel)
+}
 
 impl TuneSpec {
     /// The schedule: `schedule` as given; without it fishtest's when a parameter sets

@@ -251,7 +251,7 @@ impl Spsa {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{perturbation_rng, uniform, Spsa, DEFAULT_R_END as DEFAULT_R_END_FOR_TEST};
+    use super::super::{fake_games, perturbation_rng, Spsa, DEFAULT_R_END};
     use super::*;
 
     fn param(name: &str, start: f64) -> SpsaParam {
@@ -358,17 +358,7 @@ mod tests {
         for k in 1..=100 {
             let pert = spsa.perturb(&theta, k).expect("ok");
             let win = 1.0 / (1.0 + (-(f(pert.plus[0]) - f(pert.minus[0]))).exp());
-            let (mut w, mut l) = (0, 0);
-            for _ in 0..16 {
-                if uniform(&mut games) < 0.2 {
-                    continue;
-                }
-                if uniform(&mut games) < win {
-                    w += 1;
-                } else {
-                    l += 1;
-                }
-            }
+            let (w, l) = fake_games(&mut games, 16, win);
             theta = spsa.step(&theta, &mut moments, &pert, w, l).expect("ok");
         }
         theta[0]
@@ -379,11 +369,11 @@ mod tests {
     #[test]
     fn adam_covers_a_distance_fishtest_gains_do_not() {
         for seed in [1, 2, 3] {
-            let default = synthetic(Method::Fishtest, DEFAULT_R_END_FOR_TEST, seed);
+            let default = synthetic(Method::Fishtest, DEFAULT_R_END, seed);
             let old = synthetic(Method::Fishtest, 0.02, seed);
-            let new = synthetic(Method::Adam, DEFAULT_R_END_FOR_TEST, seed);
+            let new = synthetic(Method::Adam, DEFAULT_R_END, seed);
             eprintln!("seed {seed}: fishtest 0.002 {default}, 0.02 {old}, adam {new}");
-            assert_eq!(new, synthetic(Method::Adam, DEFAULT_R_END_FOR_TEST, seed));
+            assert_eq!(new, synthetic(Method::Adam, DEFAULT_R_END, seed));
             assert!(default < 80.0, "seed {seed}: fishtest {default}");
             assert!(old < 160.0, "seed {seed}: fishtest r_end 0.02 {old}");
             assert!((new - 268.0).abs() < 80.0, "seed {seed}: adam {new}");

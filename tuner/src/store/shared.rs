@@ -11,7 +11,8 @@
 //! 2. draw iteration `k`'s perturbation around that theta (a function of the seed, `k` and
 //!    theta, as in a one-machine tune) and play its pairs, renewing the claim's lease
 //!    meanwhile;
-//! 3. under the lock: apply the step `a_k (W - L) delta / c_k` to the theta found *now*
+//! 3. under the lock: apply the step (fishtest's `a_k (W - L) delta / c_k`, or adam's, with the
+//!    moments kept in `shared.json`) to the theta found *now*
 //!    (other workers may have moved it meanwhile, as in fishtest), append the history row,
 //!    replace `shared.json` (temporary file, fsync, rename) and refresh `state.json` and
 //!    `tuned.toml`.
