@@ -58,9 +58,9 @@ use wuzi_engine::{ParamError, Params, Rule};
 use crate::config::num;
 pub use crate::config::{OpeningSet, TuneConfig, VerifyConfig, FORMAT_VERSION};
 use crate::error::{Result, TuneError};
-mod schedule;
-
 use crate::spsa::{Method, Spsa, SpsaParam, DEFAULT_R_END};
+
+mod schedule;
 
 /// Game pairs per iteration when the spec gives none.
 pub const DEFAULT_PAIRS_PER_ITERATION: u64 = 8;
@@ -96,7 +96,7 @@ pub struct ParamEntry {
     pub r_end: Option<f64>,
     /// What the planned steps add up to, in ranges; the adam schedule only (default: the
     /// travel whose noise alone would scatter the parameter by a sixth of its range,
-    /// [`travel_for_spread`]: 1.54 for 100 iterations).
+    /// [`crate::spsa::travel_for_spread`]: 1.54 for 100 iterations).
     pub travel: Option<f64>,
 }
 
@@ -465,6 +465,7 @@ impl VerifySpec {
         })
     }
 }
+
 /// The SPSA parameters of the spec's `[params.*]` tables, in the engine's declaration order
 /// (scalars, then combination table entries), checked against the declared ranges.
 fn tuned_params(
