@@ -103,7 +103,12 @@ impl TuneConfig {
                 self.iterations()
             )));
         }
-        let rebuilt = Spsa::new(self.spsa.params.clone(), self.iterations(), self.spsa.seed)?;
+        let rebuilt = Spsa::with_method(
+            self.spsa.params.clone(),
+            self.iterations(),
+            self.spsa.seed,
+            self.spsa.schedule.method,
+        )?;
         if rebuilt != self.spsa {
             return Err(TuneError::State(
                 "the SPSA schedule does not match the planned iterations".into(),
@@ -215,6 +220,8 @@ impl TuneConfig {
             Some("format")
         } else if self.base != other.base {
             Some("base parameters")
+        } else if self.spsa.schedule.method != other.spsa.schedule.method {
+            Some("schedule (set `schedule` in the spec to the tune's, fishtest for a tune started before there was a choice)")
         } else if self.spsa != other.spsa {
             Some("tuned parameters, schedule or seed")
         } else if self.pairs != other.pairs || self.pairs_per_iteration != other.pairs_per_iteration

@@ -2,7 +2,8 @@
 //! (and cut to the checkpoint) when a tune resumes.
 //!
 //! Columns: `iteration`; every tuned parameter's theta after the iteration's update (by name);
-//! `NAME_c_k` and `NAME_a_k` per parameter; `NAME_plus` and `NAME_minus`, the values engine+
+//! `NAME_c_k` and `NAME_a_k` per parameter (under the adam schedule `a_k` is its step size
+//! `eta_k`); `NAME_plus` and `NAME_minus`, the values engine+
 //! and engine- played; `wins`, `draws`, `losses` of engine+ in the iteration. Numbers are
 //! written in Rust's shortest round-trip form, so reading them back gives the same bits.
 
@@ -22,7 +23,7 @@ pub struct IterationRecord {
     pub theta: Vec<f64>,
     /// Perturbation sizes `c_k`.
     pub c_k: Vec<f64>,
-    /// Learning rates `a_k`.
+    /// Learning rates `a_k` (adam's step sizes `eta_k`).
     pub a_k: Vec<f64>,
     /// Values engine+ played.
     pub plus: Vec<f64>,

@@ -3,7 +3,8 @@
 //!
 //! From the ground up (a module uses only those listed before it):
 //!
-//! - [`spsa`]: the SPSA method (schedule, perturbation, stochastic rounding, update).
+//! - [`spsa`]: the SPSA method (schedules: fishtest's and adam, perturbation, stochastic
+//!   rounding, update).
 //! - [`error`]: the library's error type.
 //! - [`lock`]: the tune folder's lock, for shared filesystems (NFS included).
 //! - [`history`]: the per-iteration CSV history and atomic file writes.

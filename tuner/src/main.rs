@@ -19,7 +19,7 @@ use wuzi_tuner::TuneError;
     long_version = wuzi_engine::build_info::LONG_VERSION,
     about = "SPSA tuning of wuzi engine parameters, with checkpoints, resume, charts and verification; fits of evaluation weights to recorded games",
     after_help = "A spec is a TOML file: base parameter file, [params.NAME] tables (start, min, max, \
-c_end, r_end), pairs, pairs_per_iteration, [limits], openings, rule, size, seed, out, [verify]. \
+c_end, travel; r_end under schedule = \"fishtest\"), schedule (adam or fishtest), pairs, pairs_per_iteration, [limits], openings, rule, size, seed, out, [verify]. \
 See `wuzi-tune tune --help` and suites/params/tune-example.toml.\n\nExit status: 0 when the command \
 completes, 2 on any error (bad spec, unreadable files)."
 )]

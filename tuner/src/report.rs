@@ -126,7 +126,14 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
             format!("{} ({})", config.openings_source, config.openings.len()),
         ),
         ("limits", config.limits.describe()),
+        ("schedule", config.spsa.schedule.method.to_string()),
     ]);
+    let schedule = &config.spsa.schedule;
+    let gain_name = config
+        .spsa
+        .params
+        .first()
+        .map_or("r_end", |p| schedule.gain(p).0);
     let rows: Vec<(Vec<Cell>, Option<String>)> = config
         .spsa
         .params
@@ -143,7 +150,7 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
                     Cell::num(format!("{}", p.min)),
                     Cell::num(format!("{}", p.max)),
                     Cell::num(format!("{:.3}", p.c_end)),
-                    Cell::num(format!("{}", p.r_end)),
+                    Cell::num(format!("{}", schedule.gain(p).1)),
                 ],
                 None,
             )
@@ -161,7 +168,7 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
             "min",
             "max",
             "c_end",
-            "r_end",
+            gain_name,
         ],
         &rows,
     ));

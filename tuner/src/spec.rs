@@ -15,6 +15,7 @@
 //! # max_moves = 225            # draw after this many moves
 //! # concurrency = 2            # pairs played at once (default: all cores; results do not change)
 //! out = "tunes/example"        # output directory, relative to the working directory
+//! # schedule = "adam"          # or "fishtest"; default adam, fishtest when a param sets r_end
 //!
 //! [limits]                     # per move; default: nodes = 1000
 //! nodes = 500
@@ -25,7 +26,10 @@
 //! min = 20                     # default: the declared minimum
 //! max = 200                    # default: the declared maximum
 //! c_end = 9                    # final perturbation; default (max - min) / 20
-//! r_end = 0.002                # final learning rate; default 0.002
+//! travel = 3                   # adam: the steps add up to 3 x (max - min); default: the
+//!                              # travel whose noise spreads 1/6 of the range (1.54 for 100
+//!                              # iterations); more for a start far from the optimum
+//! # r_end = 0.002              # fishtest: final learning rate; default 0.002
 //!
 //! [params.w_open_three]
 //!
@@ -54,7 +58,9 @@ use wuzi_engine::{ParamError, Params, Rule};
 use crate::config::num;
 pub use crate::config::{OpeningSet, TuneConfig, VerifyConfig, FORMAT_VERSION};
 use crate::error::{Result, TuneError};
-use crate::spsa::{Spsa, SpsaParam, DEFAULT_R_END};
+use crate::spsa::{Method, Spsa, SpsaParam, DEFAULT_R_END};
+
+mod schedule;
 
 /// Game pairs per iteration when the spec gives none.
 pub const DEFAULT_PAIRS_PER_ITERATION: u64 = 8;
@@ -86,8 +92,12 @@ pub struct ParamEntry {
     pub max: Option<f64>,
     /// Perturbation at the last iteration (default `(max - min) / 20`).
     pub c_end: Option<f64>,
-    /// Learning rate at the last iteration (default 0.002).
+    /// Learning rate at the last iteration (default 0.002); fishtest's schedule only.
     pub r_end: Option<f64>,
+    /// What the planned steps add up to, in ranges; the adam schedule only (default: the
+    /// travel whose noise alone would scatter the parameter by a sixth of its range,
+    /// [`crate::spsa::travel_for_spread`]: 1.54 for 100 iterations).
+    pub travel: Option<f64>,
 }
 
 /// Search limits per move (`[limits]`).
@@ -173,6 +183,10 @@ pub struct TuneSpec {
     /// Limits per move.
     #[serde(default)]
     pub limits: LimitsSpec,
+    /// How steps are computed: `adam` or `fishtest` (default: `fishtest` when a parameter
+    /// sets `r_end`, else `adam`; see [`TuneSpec::method`]).
+    #[serde(default)]
+    pub schedule: Option<Method>,
     /// The tuned parameters by name.
     #[serde(default)]
     pub params: BTreeMap<String, ParamEntry>,
@@ -277,7 +291,7 @@ impl TuneSpec {
             }
             None => (Params::default(), "defaults".to_string()),
         };
-        let spsa_params = tuned_params(&self.params, &base)?;
+        let method = self.method()?;
         if self.pairs == 0 || self.pairs > MAX_PAIRS {
             return Err(TuneError::spec(
                 "pairs",
@@ -297,7 +311,9 @@ impl TuneSpec {
             return Err(TuneError::spec("concurrency", "must be at least 1"));
         }
         let iterations = self.pairs.div_ceil(ppi);
-        let spsa = Spsa::new(spsa_params, iterations, self.seed)?;
+        let default_travel = schedule::default_travel(method, iterations);
+        let spsa_params = tuned_params(&self.params, &base, default_travel)?;
+        let spsa = Spsa::with_method(spsa_params, iterations, self.seed, method)?;
 
         let limits = self.limits.resolve()?;
         let game = GameSettings {
@@ -452,7 +468,11 @@ impl VerifySpec {
 
 /// The SPSA parameters of the spec's `[params.*]` tables, in the engine's declaration order
 /// (scalars, then combination table entries), checked against the declared ranges.
-fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result<Vec<SpsaParam>> {
+fn tuned_params(
+    entries: &BTreeMap<String, ParamEntry>,
+    base: &Params,
+    default_travel: f64,
+) -> Result<Vec<SpsaParam>> {
     if entries.is_empty() {
         return Err(TuneError::spec(
             "params",
@@ -543,6 +563,7 @@ fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result
                 format!("{} must be positive", num(r_end)),
             ));
         }
+        let travel = schedule::travel(e, default_travel, &key("travel"))?;
         let p = SpsaParam {
             name: name.to_string(),
             start,
@@ -550,6 +571,7 @@ fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result
             max,
             c_end,
             r_end,
+            travel,
             integer: true,
         };
         p.validate()?;

@@ -9,6 +9,11 @@
 //! Everything here is deterministic: the perturbation of iteration `k` depends only on the
 //! tuner's seed, `k` and the current `theta` (see [`perturbation_rng`]), so a resumed tune
 //! recomputes exactly the perturbation it would have played.
+//!
+//! Two schedules ([`Method`]): fishtest's update above, and [`adam`], the same gradient
+//! estimate through Adam's moments with steps measured in each parameter's range.
+
+pub mod adam;
 
 use std::collections::HashSet;
 
@@ -16,6 +21,8 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+pub use adam::{travel_for_spread, Method, Moments, DEFAULT_SPREAD, DEFAULT_TRAVEL};
 
 /// Default final learning rate `r_end` (fishtest's default).
 pub const DEFAULT_R_END: f64 = 0.002;
@@ -76,16 +83,21 @@ pub struct SpsaParam {
     pub max: f64,
     /// Perturbation size at the last iteration (`c_N`); commonly `(max - min) / 20`.
     pub c_end: f64,
-    /// Learning rate `a_k / c_k^2` at the last iteration; default [`DEFAULT_R_END`].
+    /// Learning rate `a_k / c_k^2` at the last iteration; default [`DEFAULT_R_END`]
+    /// (fishtest's schedule).
     pub r_end: f64,
+    /// What the planned steps add up to, in ranges `max - min`; default [`DEFAULT_TRAVEL`]
+    /// (the adam schedule, see [`adam`]).
+    #[serde(default = "adam::default_travel")]
+    pub travel: f64,
     /// Whether the engine takes an integer: played values are rounded stochastically and
     /// `c_k >= 0.5`.
     pub integer: bool,
 }
 
 impl SpsaParam {
-    /// A parameter with the common defaults `c_end = (max - min) / 20` and
-    /// `r_end = 0.002`. Not validated; see [`SpsaParam::validate`].
+    /// A parameter with the common defaults `c_end = (max - min) / 20`,
+    /// `r_end = 0.002` and `travel = 2`. Not validated; see [`SpsaParam::validate`].
     pub fn new(name: impl Into<String>, start: f64, min: f64, max: f64, integer: bool) -> Self {
         SpsaParam {
             name: name.into(),
@@ -94,11 +106,12 @@ impl SpsaParam {
             max,
             c_end: (max - min) / 20.0,
             r_end: DEFAULT_R_END,
+            travel: DEFAULT_TRAVEL,
             integer,
         }
     }
 
-    /// Checks finiteness, `min < max`, `min <= start <= max`, `c_end > 0`, `r_end > 0`, and
+    /// Checks finiteness, `min < max`, `min <= start <= max`, `c_end`, `r_end`, `travel` > 0, and
     /// for integer parameters that `[min, max]` holds at least two integers.
     pub fn validate(&self) -> Result<(), SpsaError> {
         let bad = |reason: String| SpsaError::InvalidParam {
@@ -111,6 +124,7 @@ impl SpsaParam {
             ("max", self.max),
             ("c_end", self.c_end),
             ("r_end", self.r_end),
+            ("travel", self.travel),
         ] {
             if !v.is_finite() {
                 return Err(bad(format!("{what} must be finite, got {v}")));
@@ -133,6 +147,9 @@ impl SpsaParam {
         }
         if self.r_end <= 0.0 {
             return Err(bad(format!("r_end must be positive, got {}", self.r_end)));
+        }
+        if self.travel <= 0.0 {
+            return Err(bad(format!("travel must be positive, got {}", self.travel)));
         }
         if self.integer && self.min.ceil() >= self.max.floor() {
             return Err(bad(format!(
@@ -157,7 +174,8 @@ impl SpsaParam {
 /// Gain schedule of a tune of `N` planned iterations (fishtest / OpenBench):
 /// `A = 0.1 N`, `c = c_end N^gamma`, `a = r_end c_end^2 (A + N)^alpha`,
 /// `c_k = c / k^gamma`, `a_k = a / (A + k)^alpha`, so that at `k = N` the perturbation is
-/// exactly `c_end` and `a_k / c_k^2 = r_end`.
+/// exactly `c_end` and `a_k / c_k^2 = r_end`. Under [`Method::Adam`] the perturbations are the
+/// same and `a_k` is Adam's step size `eta_k` (see [`adam`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Schedule {
     /// Planned iterations `N` (game pairs, or batches sharing one perturbation).
@@ -168,17 +186,26 @@ pub struct Schedule {
     pub alpha: f64,
     /// Perturbation decay exponent.
     pub gamma: f64,
+    /// How steps are computed; tune folders written before the choice existed are fishtest's.
+    #[serde(default = "Method::legacy")]
+    pub method: Method,
 }
 
 impl Schedule {
-    /// The standard schedule for `iterations` planned iterations (0 is treated as 1).
+    /// fishtest's schedule for `iterations` planned iterations (0 is treated as 1).
     pub fn new(iterations: u64) -> Self {
+        Self::with_method(iterations, Method::Fishtest)
+    }
+
+    /// The schedule of `method` for `iterations` planned iterations (0 is treated as 1).
+    pub fn with_method(iterations: u64, method: Method) -> Self {
         let iterations = iterations.max(1);
         Schedule {
             iterations,
             big_a: A_RATIO * iterations as f64,
             alpha: ALPHA,
             gamma: GAMMA,
+            method,
         }
     }
 
@@ -207,9 +234,13 @@ impl Schedule {
         }
     }
 
-    /// Learning rate of iteration `k` (1-based; 0 is treated as 1): `a_k = a / (A + k)^alpha`.
+    /// Learning rate of iteration `k` (1-based; 0 is treated as 1): `a_k = a / (A + k)^alpha`;
+    /// under [`Method::Adam`], the step size `eta_k` (see [`adam`]).
     pub fn a_k(&self, param: &SpsaParam, k: u64) -> f64 {
-        self.a(param) / (self.big_a + k.max(1) as f64).powf(self.alpha)
+        match self.method {
+            Method::Fishtest => self.a(param) / (self.big_a + k.max(1) as f64).powf(self.alpha),
+            Method::Adam => adam::eta_k(self, param, k),
+        }
     }
 }
 
@@ -282,9 +313,19 @@ pub struct Spsa {
 }
 
 impl Spsa {
-    /// A tuner of `params` over `iterations` planned iterations. Validates every parameter,
-    /// the names' uniqueness and `iterations >= 1`.
+    /// A tuner of `params` over `iterations` planned iterations with fishtest's schedule.
+    /// Validates every parameter, the names' uniqueness and `iterations >= 1`.
     pub fn new(params: Vec<SpsaParam>, iterations: u64, seed: u64) -> Result<Self, SpsaError> {
+        Self::with_method(params, iterations, seed, Method::Fishtest)
+    }
+
+    /// [`Spsa::new`] with the schedule of `method`.
+    pub fn with_method(
+        params: Vec<SpsaParam>,
+        iterations: u64,
+        seed: u64,
+        method: Method,
+    ) -> Result<Self, SpsaError> {
         if iterations == 0 {
             return Err(SpsaError::NoIterations);
         }
@@ -297,7 +338,7 @@ impl Spsa {
         }
         Ok(Spsa {
             params,
-            schedule: Schedule::new(iterations),
+            schedule: Schedule::with_method(iterations, method),
             seed,
         })
     }
@@ -372,14 +413,7 @@ impl Spsa {
         wins_plus: u64,
         losses_plus: u64,
     ) -> Result<Vec<f64>, SpsaError> {
-        self.check_len(theta.len())?;
-        for len in [
-            perturbation.delta.len(),
-            perturbation.c_k.len(),
-            perturbation.a_k.len(),
-        ] {
-            self.check_len(len)?;
-        }
+        self.check_update_lengths(theta, perturbation)?;
         // Exact for any realistic count; avoids overflow of an integer difference.
         let result = wins_plus as f64 - losses_plus as f64;
         Ok(self
@@ -393,6 +427,24 @@ impl Spsa {
             })
             .collect())
     }
+}
+
+/// Wins and losses of engine+ in `games` fake games (for the tests of both schedules): 20%
+/// draws, the others won with probability `win`.
+#[cfg(test)]
+fn fake_games(rng: &mut ChaCha8Rng, games: u32, win: f64) -> (u64, u64) {
+    let (mut w, mut l) = (0, 0);
+    for _ in 0..games {
+        if uniform(rng) < 0.2 {
+            continue;
+        }
+        if uniform(rng) < win {
+            w += 1;
+        } else {
+            l += 1;
+        }
+    }
+    (w, l)
 }
 
 #[cfg(test)]
@@ -411,6 +463,7 @@ mod tests {
             max: 10.0,
             c_end: 1.0,
             r_end: 0.002,
+            travel: DEFAULT_TRAVEL,
             integer: false,
         }
     }
@@ -423,6 +476,7 @@ mod tests {
             max: 50.0,
             c_end: 5.0,
             r_end: 0.002,
+            travel: DEFAULT_TRAVEL,
             integer: true,
         }
     }
@@ -591,6 +645,7 @@ mod tests {
             max: 2.0,
             c_end: 0.1,
             r_end: 0.002,
+            travel: DEFAULT_TRAVEL,
             integer: true,
         };
         let odd = SpsaParam {
@@ -600,6 +655,7 @@ mod tests {
             max: 3.7,
             c_end: 0.4,
             r_end: 0.002,
+            travel: DEFAULT_TRAVEL,
             integer: true,
         };
         let spsa = Spsa::new(vec![float_param(), int_param(), narrow, odd], 500, 7).expect("valid");
@@ -647,6 +703,7 @@ mod tests {
             max: 100.0,
             c_end: 2.0,
             r_end: 0.002,
+            travel: DEFAULT_TRAVEL,
             integer: true,
         };
         let spsa = Spsa::new(vec![p], 4000, 99).expect("valid");
@@ -703,17 +760,7 @@ mod tests {
         for k in 1..=iterations {
             let p = spsa.perturb(&theta, k).expect("valid");
             let win = 1.0 / (1.0 + (-0.5 * (f(&p.plus) - f(&p.minus))).exp());
-            let (mut w, mut l) = (0, 0);
-            for _ in 0..2 {
-                if uniform(&mut games) < 0.2 {
-                    continue;
-                }
-                if uniform(&mut games) < win {
-                    w += 1;
-                } else {
-                    l += 1;
-                }
-            }
+            let (w, l) = fake_games(&mut games, 2, win);
             theta = spsa.update(&theta, &p, w, l).expect("valid");
         }
         theta

@@ -11,7 +11,7 @@ use crate::config::{TuneConfig, FORMAT_VERSION};
 use crate::error::{Result, TuneError};
 use crate::folder::{read_json, write_json};
 use crate::history::IterationRecord;
-use crate::spsa::Perturbation;
+use crate::spsa::{Moments, Perturbation};
 
 /// Engine+'s results over the iterations played so far (or over one iteration's games).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -65,6 +65,10 @@ pub struct TuneState {
     /// the flag, skips the verification match too.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_verify: bool,
+    /// Adam's moments (the adam schedule); absent for fishtest's, so its checkpoints keep
+    /// their layout.
+    #[serde(default, skip_serializing_if = "Moments::is_empty")]
+    pub moments: Moments,
 }
 
 impl TuneState {
@@ -76,6 +80,7 @@ impl TuneState {
             theta: config.spsa.start_theta(),
             totals: Totals::default(),
             no_verify,
+            moments: Moments::default(),
         }
     }
 
@@ -92,9 +97,15 @@ impl TuneState {
         if cp.theta.len() != config.spsa.params.len()
             || cp.iteration > config.iterations()
             || cp.theta.iter().any(|v| !v.is_finite())
+            || !cp.moments.fit(
+                config.spsa.schedule.method,
+                cp.iteration,
+                config.spsa.params.len(),
+            )
         {
             return Err(TuneError::State(format!(
-                "{}: inconsistent checkpoint (iteration {} of {}, {} values for {} parameters)",
+                "{}: inconsistent checkpoint (iteration {} of {}, {} values for {} parameters, \
+                 or moments that do not fit the schedule)",
                 path.display(),
                 cp.iteration,
                 config.iterations(),
@@ -119,9 +130,13 @@ impl TuneState {
         pert: &Perturbation,
         batch: &Totals,
     ) -> Result<IterationRecord> {
-        self.theta = config
-            .spsa
-            .update(&self.theta, pert, batch.wins, batch.losses)?;
+        self.theta = config.spsa.step(
+            &self.theta,
+            &mut self.moments,
+            pert,
+            batch.wins,
+            batch.losses,
+        )?;
         self.totals.add(batch);
         self.iteration += 1;
         Ok(IterationRecord {

@@ -37,14 +37,15 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// The detuned proof tune (as `tests/tune.rs`): defence and w_open_three from detuned.toml,
+/// The detuned proof tune with the example spec's gains (adam, `travel = 3`): defence and
+/// w_open_three from detuned.toml,
 /// `pairs` pairs at `nodes` nodes, verification on `verify_pairs` random openings.
 fn proof_spec(pairs: u64, nodes: u64, verify_pairs: u64) -> String {
     format!(
         "base = \"{}\"\npairs = {pairs}\npairs_per_iteration = 8\nseed = 1\n\
          openings = \"random:{pairs}\"\n[limits]\nnodes = {nodes}\n\
-         [params.defence]\nmin = 20\nmax = 200\nr_end = 0.02\n\
-         [params.w_open_three]\nmin = 5\nmax = 400\nr_end = 0.02\n\
+         [params.defence]\nmin = 20\nmax = 200\ntravel = 3\n\
+         [params.w_open_three]\nmin = 5\nmax = 400\ntravel = 3\n\
          [verify]\npairs = {verify_pairs}\nopenings = \"random:{verify_pairs}\"\n",
         params_dir().join("detuned.toml").display()
     )

@@ -210,19 +210,95 @@ fn resume_and_concurrency_give_the_same_tune() {
     eprintln!("resume test: {:.1} s", t.elapsed().as_secs_f64());
 }
 
+/// The adam schedule keeps Adam's moments in the checkpoint: a tune stopped and resumed ends
+/// exactly as an uninterrupted one, with the same files. And a tune folder written before
+/// the schedule could be chosen (no `method` in `tune.json`, no `travel`) still loads as
+/// fishtest's tune and resumes to the same end; a spec that now resolves to adam is refused on
+/// it, naming the schedule.
+#[test]
+fn adam_and_old_tunes_resume_exactly() {
+    let adam = SMALL.replace("r_end = 0.02\n", "");
+    let c = config(&adam);
+    assert_eq!(c.spsa.schedule.method, wuzi_tuner::spsa::Method::Adam);
+    let whole_dir = temp_dir("adam-whole");
+    let whole = run(&c, Some(&whole_dir), 2, None);
+    assert!(read(&whole_dir.join(STATE_FILE)).contains("\"moments\""));
+    let parts_dir = temp_dir("adam-parts");
+    run(&c, Some(&parts_dir), 1, Some(2));
+    let rest = run(&c, Some(&parts_dir), 2, None);
+    assert_eq!((rest.resumed_from, &rest.theta), (2, &whole.theta));
+    assert_eq!(rest.history, whole.history);
+    for file in [HISTORY_FILE, TUNED_FILE, STATE_FILE, CONFIG_FILE] {
+        assert_eq!(
+            read(&parts_dir.join(file)),
+            read(&whole_dir.join(file)),
+            "{file} differs"
+        );
+    }
+    // A checkpoint whose moments were lost is refused, never resumed with fresh ones.
+    let state = read(&parts_dir.join(STATE_FILE));
+    let cut = state
+        .split(",\n  \"moments\"")
+        .next()
+        .expect("text")
+        .to_string()
+        + "\n}";
+    std::fs::write(parts_dir.join(STATE_FILE), cut).expect("write");
+    let e = try_run(&c, Some(&parts_dir), 2, None, true).unwrap_err();
+    assert!(e.to_string().contains(STATE_FILE), "{e}");
+    cleanup(&whole_dir);
+    cleanup(&parts_dir);
+
+    // The old layout: fishtest's tune, its tune.json stripped of the new keys.
+    let old = config(SMALL);
+    let whole = run(&old, None, 2, None);
+    let dir = temp_dir("old-layout");
+    run(&old, Some(&dir), 2, Some(3));
+    let json = read(&dir.join(CONFIG_FILE));
+    assert!(json.contains("\"method\": \"fishtest\""), "{json}");
+    assert!(!read(&dir.join(STATE_FILE)).contains("moments"));
+    let stripped: String = json
+        .lines()
+        .filter(|l| !l.contains("\"travel\"") && !l.contains("\"method\""))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace("\"gamma\": 0.101,", "\"gamma\": 0.101");
+    std::fs::write(dir.join(CONFIG_FILE), &stripped).expect("write");
+    let loaded = wuzi_tuner::tune::load_config(&dir).expect("an old tune.json loads");
+    assert!(loaded == old, "differs: {:?}", loaded.difference(&old));
+    let rest = run(&loaded, Some(&dir), 2, None);
+    assert_eq!((rest.resumed_from, &rest.theta), (3, &whole.theta));
+    // Resumed with a spec that now means adam: refused, naming the schedule.
+    let e = try_run(&config(&adam), Some(&dir), 2, None, true).unwrap_err();
+    assert!(e.to_string().contains("schedule"), "{e}");
+    cleanup(&dir);
+}
+
 /// Spec of the proof tests: `defence` and `w_open_three` in ranges around their defaults,
-/// with `r_end = 0.02` (ten times fishtest's default: a budget of a few hundred pairs must
-/// move them tens of units). The tune plays `pairs` random balanced openings, one per pair;
-/// the verification plays `verify_pairs` other random openings, one per pair. (Under node
-/// limits a game is a function of its opening and the two parameter sets: a match that
-/// repeats openings replays identical games, and the renju26 set's 8 symmetric images of each
-/// opening often give mirrored games, so neither gives an honest interval.)
-fn proof_spec(base: Option<&str>, pairs: u64, nodes: u64, verify_pairs: u64) -> String {
+/// under the default schedule (adam, `travel` 3), or with `fishtest` under fishtest's schedule
+/// with the gains the example spec had before adam (`r_end = 0.02`, ten times fishtest's
+/// default). The tune plays `pairs` random balanced openings, one per pair; the verification
+/// plays `verify_pairs` other random openings, one per pair. (Under node limits a game is a
+/// function of its opening and the two parameter sets: a match that repeats openings replays
+/// identical games, and the renju26 set's 8 symmetric images of each opening often give
+/// mirrored games, so neither gives an honest interval.)
+fn proof_spec(
+    base: Option<&str>,
+    pairs: u64,
+    nodes: u64,
+    verify_pairs: u64,
+    fishtest: bool,
+) -> String {
+    let (schedule, gain) = if fishtest {
+        ("schedule = \"fishtest\"\n", "r_end = 0.02\n")
+    } else {
+        ("", "")
+    };
     format!(
-        "{}pairs = {pairs}\npairs_per_iteration = 8\nseed = 1\nopenings = \"random:{pairs}\"\n\
-         [limits]\nnodes = {nodes}\n\
-         [params.defence]\nmin = 20\nmax = 200\nr_end = 0.02\n\
-         [params.w_open_three]\nmin = 5\nmax = 400\nr_end = 0.02\n\
+        "{}{schedule}pairs = {pairs}\npairs_per_iteration = 8\nseed = 1\n\
+         openings = \"random:{pairs}\"\n[limits]\nnodes = {nodes}\n\
+         [params.defence]\nmin = 20\nmax = 200\n{gain}\
+         [params.w_open_three]\nmin = 5\nmax = 400\n{gain}\
          [verify]\npairs = {verify_pairs}\nopenings = \"random:{verify_pairs}\"\n",
         base.map(|b| format!("base = \"{b}\"\n"))
             .unwrap_or_default()
@@ -270,18 +346,34 @@ fn tune_and_verify(name: &str, spec: &str) -> (TuneConfig, TuneOutcome, Estimate
 
 /// From `detuned.toml` (defence 45, w_open_three 40; defaults 74 and 268), 240 pairs at 400
 /// nodes bring both back toward the defaults, and the tuned set beats the start with an Elo
-/// interval above 0 over 100 pairs. (With the openings of issue 24, each built from its own
-/// seeded stream, w_open_three ends at 67.8: the bound is 60, well above the start's 40.)
+/// interval above 0 over 100 pairs. The same budget under fishtest's schedule with the
+/// example's former gains (`r_end = 0.02`) is the regression this guards (issue 23, point 4):
+/// it carried w_open_three from 40 to 67.8 only, and the default schedule must carry it at
+/// least twice as far.
 #[test]
 fn detuned_start_recovers_and_gains_elo() {
-    let (c, o, elo, dir) =
-        tune_and_verify("detuned", &proof_spec(Some("detuned.toml"), 240, 400, 100));
+    let spec = |fishtest| proof_spec(Some("detuned.toml"), 240, 400, 100, fishtest);
+    let (c, o, elo, dir) = tune_and_verify("detuned", &spec(false));
+    assert_eq!(c.spsa.schedule.method, wuzi_tuner::spsa::Method::Adam);
     assert_eq!(c.spsa.start_theta(), [40.0, 45.0]);
     let (w_open_three, defence) = (o.theta[0], o.theta[1]);
-    assert!(w_open_three > 60.0, "w_open_three {w_open_three}");
     assert!(defence > 60.0, "defence {defence}");
     assert!(elo.lower > 0.0, "Elo {elo:?}");
     cleanup(&dir);
+
+    let old = config(&spec(true));
+    assert_eq!(old.spsa.schedule.method, wuzi_tuner::spsa::Method::Fishtest);
+    let t = Instant::now();
+    let fishtest = run(&old, None, 2, None).theta[0];
+    eprintln!(
+        "fishtest, r_end 0.02: w_open_three 40 -> {fishtest} ({:.1} s); adam: -> {w_open_three}",
+        t.elapsed().as_secs_f64()
+    );
+    assert!(fishtest > 45.0, "fishtest's schedule moved too: {fishtest}");
+    assert!(
+        w_open_three - 40.0 > 2.0 * (fishtest - 40.0),
+        "adam carried w_open_three to {w_open_three}, fishtest's schedule to {fishtest}"
+    );
 }
 
 /// From the defaults, the same tune does not make the engine measurably worse: the
@@ -289,15 +381,14 @@ fn detuned_start_recovers_and_gains_elo() {
 /// measure Elo to about +-30; the convincing twin, with 1000 pairs, also bounds the loss.)
 #[test]
 fn default_start_is_not_made_worse() {
-    let (_, o, elo, dir) = tune_and_verify("defaults", &proof_spec(None, 240, 400, 200));
+    let (_, o, elo, dir) = tune_and_verify("defaults", &proof_spec(None, 240, 400, 200, false));
     let (w_open_three, defence) = (o.theta[0], o.theta[1]);
-    // The defaults (themselves a tune's result) are near a local optimum: the values stay
-    // within a few final perturbations (c_end 19.75 and 9) of them.
+    // defence's results point back to the defaults' 74: it stays within a couple of final
+    // perturbations (c_end 9). w_open_three's keep pointing up at these node counts (the
+    // adam schedule carries it from 268 toward 400 here, and the example tune's too, at no
+    // cost in Elo), so only the Elo bound holds it.
     let d = Params::default();
-    assert!(
-        (w_open_three - f64::from(d.w_open_three)).abs() < 40.0,
-        "w_open_three {w_open_three}"
-    );
+    eprintln!("defaults: w_open_three {w_open_three}, defence {defence}");
     assert!(
         (defence - f64::from(d.defence)).abs() < 20.0,
         "defence {defence}"

@@ -7,6 +7,7 @@ use wuzi_engine::Params;
 
 use crate::error::Result;
 use crate::spec::TuneSpec;
+use crate::spsa::Method;
 use crate::verify::repeats_openings;
 
 use super::{default_out, resolve_spec};
@@ -18,25 +19,30 @@ pub fn check(spec: &Path) -> Result<()> {
     println!("{}", config.describe());
     println!("base: {}", config.base_source);
     println!("openings: {}", config.openings_source);
+    let s = &config.spsa.schedule;
+    // Under adam, a_k is the step size eta_k.
+    let a = match s.method {
+        Method::Fishtest => "a_1",
+        Method::Adam => "eta_1",
+    };
+    let gain = config.spsa.params.first().map_or("r_end", |p| s.gain(p).0);
+    println!("schedule: {}", s.method);
     println!(
         "{:<20} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>10}",
-        "parameter", "start", "min", "max", "c_end", "r_end", "c_1", "a_1", "max step"
+        "parameter", "start", "min", "max", "c_end", gain, "c_1", a, "max step"
     );
-    let s = &config.spsa.schedule;
     for p in &config.spsa.params {
-        // The largest first-iteration move: a_1 * 2 * pairs_per_iteration / c_1.
-        let step = s.a_k(p, 1) * 2.0 * config.pairs_per_iteration as f64 / s.c_k(p, 1);
         println!(
-            "{:<20} {:>8} {:>8} {:>8} {:>8.3} {:>8} {:>9.3} {:>9.4} {:>10.3}",
+            "{:<20} {:>8} {:>8} {:>8} {:>8.3} {:>8.4} {:>9.3} {:>9.4} {:>10.3}",
             p.name,
             p.start,
             p.min,
             p.max,
             p.c_end,
-            p.r_end,
+            s.gain(p).1,
             s.c_k(p, 1),
             s.a_k(p, 1),
-            step
+            s.first_step(p, config.pairs_per_iteration)
         );
     }
     println!(

@@ -11,7 +11,8 @@
 //! 2. draw iteration `k`'s perturbation around that theta (a function of the seed, `k` and
 //!    theta, as in a one-machine tune) and play its pairs, renewing the claim's lease
 //!    meanwhile;
-//! 3. under the lock: apply the step `a_k (W - L) delta / c_k` to the theta found *now*
+//! 3. under the lock: apply the step (fishtest's `a_k (W - L) delta / c_k`, or adam's, with the
+//!    moments kept in `shared.json`) to the theta found *now*
 //!    (other workers may have moved it meanwhile, as in fishtest), append the history row,
 //!    replace `shared.json` (temporary file, fsync, rename) and refresh `state.json` and
 //!    `tuned.toml`.
@@ -97,8 +98,8 @@ enum Claimed {
     Mine(Claim, Vec<f64>),
     /// Every iteration left is being played by other workers.
     AllTaken,
-    /// Every step is applied: the final state.
-    Complete(SharedState),
+    /// Every step is applied: the final state (boxed: with Adam's moments it is large).
+    Complete(Box<SharedState>),
 }
 
 /// One worker's view of a shared tune folder.
@@ -200,7 +201,7 @@ impl<'a> SharedStore<'a> {
             let mut state = SharedState::load(&shared_path, config)?;
             let gave_up = state.give_up_expired(&self.worker);
             if state.applied >= n_iterations {
-                return Ok(Claimed::Complete(state));
+                return Ok(Claimed::Complete(Box::new(state)));
             }
             let k = if state.requeued.is_empty() {
                 if state.next > n_iterations {
@@ -252,7 +253,7 @@ impl Store for SharedStore<'_> {
             match self.try_claim()? {
                 Claimed::Complete(state) => {
                     self.doing("done".into());
-                    self.ended = Some(state);
+                    self.ended = Some(*state);
                     return Ok(Turn::Done);
                 }
                 Claimed::AllTaken => {
@@ -433,6 +434,7 @@ fn join_or_create(config: &TuneConfig, dir: &Path, binary: &BinaryId) -> Result<
         abandoned: Vec::new(),
         discarded: 0,
         finished_by: None,
+        moments: Default::default(),
     };
     state.tune_state().save(&dir.join(STATE_FILE))?;
     state.save(&shared_path)

@@ -9,6 +9,7 @@ use crate::config::{TuneConfig, FORMAT_VERSION};
 use crate::error::{Result, TuneError};
 use crate::folder::write_json;
 use crate::lock::now_ms;
+use crate::spsa::Moments;
 use crate::state::{Totals, TuneState};
 
 use super::binary::BinaryId;
@@ -71,6 +72,10 @@ pub struct SharedState {
     pub discarded: u64,
     /// The worker that applied the last step (and verifies).
     pub finished_by: Option<String>,
+    /// Adam's moments after the steps applied so far (the adam schedule; absent for
+    /// fishtest's).
+    #[serde(default, skip_serializing_if = "Moments::is_empty")]
+    pub moments: Moments,
 }
 
 impl SharedState {
@@ -85,6 +90,11 @@ impl SharedState {
         if s.format != FORMAT_VERSION
             || s.theta.len() != config.spsa.params.len()
             || s.theta.iter().any(|v| !v.is_finite())
+            || !s.moments.fit(
+                config.spsa.schedule.method,
+                s.applied,
+                config.spsa.params.len(),
+            )
             || s.applied > n
             || s.next == 0
             || s.next > n + 1
@@ -120,6 +130,7 @@ impl SharedState {
             theta: self.theta.clone(),
             totals: self.totals.clone(),
             no_verify: false,
+            moments: self.moments.clone(),
         }
     }
 
@@ -128,6 +139,7 @@ impl SharedState {
         self.applied = state.iteration;
         self.theta = state.theta;
         self.totals = state.totals;
+        self.moments = state.moments;
     }
 
     /// Gives up the claims whose lease ran out (for worker `me`); returns whether there
