@@ -83,9 +83,10 @@ param-file = "engine.ini"
     )
     .expect("writes");
     // The script is run from each brain's own (temporary) working folder: give its path.
-    let text = std::fs::read_to_string(&reg)
-        .expect("reads")
-        .replace("\"fake.sh\"", &format!("\"{}\"", dir.join("fake.sh").display()));
+    let text = std::fs::read_to_string(&reg).expect("reads").replace(
+        "\"fake.sh\"",
+        &format!("\"{}\"", dir.join("fake.sh").display()),
+    );
     std::fs::write(&reg, text).expect("writes");
     Registry::load(&reg).expect("a valid registry")
 }
@@ -128,10 +129,18 @@ fn a_fake_brain_reads_its_parameter_by_each_channel_and_plays_by_it() {
     let r = registry(dir.path());
     let parse = |s: &str| PlayerSpec::parse_with(s, &move_ms(2000), Some(&r)).expect(s);
     for brain in ["by-info", "by-args", "by-config"] {
-        assert_eq!(first_move(&parse(brain)).0, 0, "{brain}: no parameter given");
+        assert_eq!(
+            first_move(&parse(brain)).0,
+            0,
+            "{brain}: no parameter given"
+        );
         for offset in [3, 7] {
             let spec = parse(&format!("{brain},set=offset={offset}"));
-            assert_eq!(first_move(&spec), (offset, 0), "{brain} with offset {offset}");
+            assert_eq!(
+                first_move(&spec),
+                (offset, 0),
+                "{brain} with offset {offset}"
+            );
         }
     }
     // The same from the command line alone, without a registry.
@@ -150,11 +159,7 @@ fn match_config(players: [PlayerSpec; 2], pairs: u64) -> RunConfig {
         time_margin_ms: 5_000,
         ..GameSettings::default()
     };
-    let mut config = RunConfig::new_match(
-        settings,
-        players,
-        opening::renju26(15).expect("fits"),
-    );
+    let mut config = RunConfig::new_match(settings, players, opening::renju26(15).expect("fits"));
     config.pairs = pairs;
     config.seed = 3;
     config
@@ -186,7 +191,10 @@ fn records_say_which_values_each_brain_was_given_and_how() {
         (
             "by-config",
             "config",
-            format!("engine.ini (from {})", dir.path().join("engine.ini.in").display()),
+            format!(
+                "engine.ini (from {})",
+                dir.path().join("engine.ini.in").display()
+            ),
         ),
     ] {
         let out = dir.path().join(format!("run-{brain}"));
@@ -252,7 +260,10 @@ fn refused_parameters_and_broken_templates_stop_the_run() {
     let spec = parse("by-config,set=offset=2");
     std::fs::write(dir.path().join("engine.ini.in"), "offset = {{offset\n").expect("writes");
     let (e, _) = failing_run(dir.path(), spec);
-    assert!(e.contains("does not render") && e.contains("engine.ini.in"), "{e}");
+    assert!(
+        e.contains("does not render") && e.contains("engine.ini.in"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -265,18 +276,27 @@ fn bad_channel_specs_are_errors_naming_the_problem() {
             .to_string()
     };
     assert!(msg("by-config,set=depth=3").contains("unknown placeholder '{{offset}}'"));
-    assert!(msg("by-config,set=offset=1,set=depth=3").contains("parameter depth has no '{{depth}}'"));
+    assert!(
+        msg("by-config,set=offset=1,set=depth=3").contains("parameter depth has no '{{depth}}'")
+    );
     assert!(msg("name=x,cmd=/bin/sh,move-ms=10,set=a=1").contains("needs a parameter channel"));
-    assert!(msg("by-args,params=args,param-arg=--{nmae}={value},set=a=1")
-        .contains("unknown placeholder '{nmae}'"));
+    assert!(
+        msg("by-args,params=args,param-arg=--{nmae}={value},set=a=1")
+            .contains("unknown placeholder '{nmae}'")
+    );
     assert!(msg("name=x,cmd=/bin/sh,param-prefix=p").contains("need params=info"));
     let reg = dir.path().join("bad.toml");
     let load = |text: &str| {
         std::fs::write(&reg, text).expect("writes");
         Registry::load(&reg).unwrap_err().to_string()
     };
-    let e = load("[brains.x]\ncommand = \"/bin/sh\"\nparams = \"config\"\nparam-template = \"none.in\"\n");
-    assert!(e.contains("none.in") && e.contains("brains.x.params"), "{e}");
+    let e = load(
+        "[brains.x]\ncommand = \"/bin/sh\"\nparams = \"config\"\nparam-template = \"none.in\"\n",
+    );
+    assert!(
+        e.contains("none.in") && e.contains("brains.x.params"),
+        "{e}"
+    );
     let e = load("[brains.x]\ncommand = \"/bin/sh\"\nparam-prefix = \"p\"\n");
     assert!(e.contains("need params ="), "{e}");
     let e = load("[brains.x]\ncommand = \"/bin/sh\"\nparams = \"uci\"\n");

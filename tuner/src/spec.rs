@@ -56,6 +56,9 @@ pub use crate::config::{OpeningSet, TuneConfig, VerifyConfig, FORMAT_VERSION};
 use crate::error::{Result, TuneError};
 use crate::spsa::{Spsa, SpsaParam, DEFAULT_R_END};
 
+pub mod brain;
+pub use brain::EngineSpec;
+
 /// Game pairs per iteration when the spec gives none.
 pub const DEFAULT_PAIRS_PER_ITERATION: u64 = 8;
 /// Nodes per move when the spec gives no limit.
@@ -88,6 +91,10 @@ pub struct ParamEntry {
     pub c_end: Option<f64>,
     /// Learning rate at the last iteration (default 0.002).
     pub r_end: Option<f64>,
+    /// Round the values sent (external brains only; default false there, the engine's
+    /// parameters are all integers).
+    #[serde(default)]
+    pub integer: Option<bool>,
 }
 
 /// Search limits per move (`[limits]`).
@@ -179,6 +186,9 @@ pub struct TuneSpec {
     /// The verification match.
     #[serde(default)]
     pub verify: VerifySpec,
+    /// An external brain to tune instead of the in-process engine ([`brain`]).
+    #[serde(default)]
+    pub engine: Option<EngineSpec>,
 }
 
 /// The seed of the verification's random openings: derived from the match seed so they
@@ -247,6 +257,13 @@ impl TuneSpec {
         spec_dir: &Path,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<TuneConfig> {
+        if self.engine.is_some() && self.base.is_some() {
+            return Err(TuneError::spec(
+                "base",
+                "a base parameter file is for the in-process engine; an external brain starts \
+                 from its own settings and the [params.*] start values",
+            ));
+        }
         let (base, base_source) = match &self.base {
             Some(p) => {
                 let path = spec_dir.join(p);
@@ -277,7 +294,16 @@ impl TuneSpec {
             }
             None => (Params::default(), "defaults".to_string()),
         };
-        let spsa_params = tuned_params(&self.params, &base)?;
+        let limits = self.limits.resolve()?;
+        let brain = self
+            .engine
+            .as_ref()
+            .map(|e| e.resolve(spec_dir, &limits))
+            .transpose()?;
+        let spsa_params = match &brain {
+            Some(_) => brain::brain_params(&self.params)?,
+            None => tuned_params(&self.params, &base)?,
+        };
         if self.pairs == 0 || self.pairs > MAX_PAIRS {
             return Err(TuneError::spec(
                 "pairs",
@@ -299,7 +325,6 @@ impl TuneSpec {
         let iterations = self.pairs.div_ceil(ppi);
         let spsa = Spsa::new(spsa_params, iterations, self.seed)?;
 
-        let limits = self.limits.resolve()?;
         let game = GameSettings {
             size: self.size,
             rule: self.rule,
@@ -331,6 +356,10 @@ impl TuneSpec {
             openings.list.len() as u64,
             progress,
         )?;
+        let base_source = match &brain {
+            Some(b) => format!("the brain's own settings ({})", b),
+            None => base_source,
+        };
         let config = TuneConfig {
             format: FORMAT_VERSION,
             base_source,
@@ -348,6 +377,7 @@ impl TuneSpec {
             openings_source: openings.source,
             openings: openings.list,
             verify,
+            engine: brain,
         };
         config.validate()?;
         Ok(config)
@@ -477,6 +507,12 @@ fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result
         let Some(e) = entries.get(spec.name) else {
             continue;
         };
+        if e.integer.is_some() {
+            return Err(TuneError::spec(
+                format!("params.{}.integer", spec.name),
+                "the engine's parameters are all integers: integer is for an external brain",
+            ));
+        }
         let name = spec.name;
         let (dmin, dmax) = (f64::from(spec.min), f64::from(spec.max));
         let key = |k: &str| format!("params.{name}.{k}");

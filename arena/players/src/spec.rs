@@ -434,7 +434,9 @@ impl PlayerSpec {
                 let (n, v) = set
                     .split_once('=')
                     .ok_or_else(|| bad(format!("set={set}: expected set=NAME=VALUE")))?;
-                options.values.insert(n.trim().to_string(), v.trim().to_string());
+                options
+                    .values
+                    .insert(n.trim().to_string(), v.trim().to_string());
             }
             limits.nodes = own_nodes;
             limits.depth = own_depth;
@@ -541,24 +543,36 @@ impl ChannelParts {
     fn add(&mut self, key: &str, value: &str) {
         match key {
             "param-prefix" => self.prefix = Some(value.to_string()),
-            "param-arg" => self.args.get_or_insert_with(Vec::new).push(value.to_string()),
+            "param-arg" => self
+                .args
+                .get_or_insert_with(Vec::new)
+                .push(value.to_string()),
             "param-template" => self.template = Some(PathBuf::from(value)),
             _ => self.file = Some(value.to_string()),
         }
     }
 
     fn given(&self) -> bool {
-        self.prefix.is_some() || self.args.is_some() || self.template.is_some() || self.file.is_some()
+        self.prefix.is_some()
+            || self.args.is_some()
+            || self.template.is_some()
+            || self.file.is_some()
     }
 
     /// Sets the channel of `options` from `params=KIND` and the parts (a relative template
     /// is taken from the current folder); without `params=`, parts are an error.
-    fn apply(self, kind: Option<String>, options: &mut BrainOptions) -> std::result::Result<(), String> {
+    fn apply(
+        self,
+        kind: Option<String>,
+        options: &mut BrainOptions,
+    ) -> std::result::Result<(), String> {
         let Some(kind) = kind else {
             if self.given() {
-                return Err("param-prefix, param-arg, param-template and param-file need \
+                return Err(
+                    "param-prefix, param-arg, param-template and param-file need \
                             params=info|args|config"
-                    .into());
+                        .into(),
+                );
             }
             return Ok(());
         };

@@ -539,7 +539,11 @@ mod tests {
         );
         let r = send(&mut b, &["INFO defence many"]);
         assert_eq!(r, ["ERROR parameter defence: 'many' is not an integer"]);
-        assert_eq!(b.params().defence, defence, "a refused value changes nothing");
+        assert_eq!(
+            b.params().defence,
+            defence,
+            "a refused value changes nothing"
+        );
     }
 
     #[test]

@@ -142,8 +142,7 @@ impl ParamChannel {
                 if args.is_some() {
                     return misplaced("param-args");
                 }
-                let template =
-                    template.ok_or("params = \"config\" needs param-template = FILE")?;
+                let template = template.ok_or("params = \"config\" needs param-template = FILE")?;
                 let template = if template.is_relative() {
                     base.join(template)
                 } else {
@@ -154,7 +153,9 @@ impl ParamChannel {
                     None => template
                         .file_name()
                         .map(|n| n.to_string_lossy().into_owned())
-                        .ok_or_else(|| format!("param-template {}: no file name", template.display()))?,
+                        .ok_or_else(|| {
+                            format!("param-template {}: no file name", template.display())
+                        })?,
                 };
                 ParamChannel::Config { template, file }
             }
@@ -201,10 +202,7 @@ impl ParamChannel {
             ParamChannel::Config { template, file } => {
                 self.template_text()?;
                 let name = Path::new(file);
-                if file.is_empty()
-                    || name.components().count() != 1
-                    || name.file_name().is_none()
-                {
+                if file.is_empty() || name.components().count() != 1 || name.file_name().is_none() {
                     return Err(format!(
                         "param-file '{file}': a file name, written in the brain's working folder"
                     ));
@@ -232,12 +230,16 @@ impl ParamChannel {
     pub fn check_values(&self, values: &BTreeMap<String, String>) -> Result<(), String> {
         for (name, value) in values {
             let bad_name = name.is_empty()
-                || name.chars().any(|c| c.is_whitespace() || c == ',' || c == '=');
+                || name
+                    .chars()
+                    .any(|c| c.is_whitespace() || c == ',' || c == '=');
             if bad_name {
                 return Err(format!("parameter name '{name}': no spaces, commas or '='"));
             }
             if value.is_empty() || value.contains(['\n', '\r']) {
-                return Err(format!("parameter {name}: value '{value}' is empty or has a line break"));
+                return Err(format!(
+                    "parameter {name}: value '{value}' is empty or has a line break"
+                ));
             }
         }
         // No values: nothing is rendered, the brain keeps its own settings.
@@ -408,7 +410,10 @@ mod tests {
         let base = Path::new("/");
         let info = ParamChannel::from_parts("INFO", Some("p_".into()), None, None, None, base)
             .expect("valid");
-        assert_eq!(info.info_lines(&v), ["INFO p_defence 60", "INFO p_tempo 1.5"]);
+        assert_eq!(
+            info.info_lines(&v),
+            ["INFO p_defence 60", "INFO p_tempo 1.5"]
+        );
         assert!(info.args(&v).is_empty());
         assert_eq!(info.given(&v).sent, "INFO p_defence 60; INFO p_tempo 1.5");
         let args = ParamChannel::from_parts(
@@ -420,10 +425,7 @@ mod tests {
             base,
         )
         .expect("valid");
-        assert_eq!(
-            args.args(&v),
-            ["--set", "defence=60", "--set", "tempo=1.5"]
-        );
+        assert_eq!(args.args(&v), ["--set", "defence=60", "--set", "tempo=1.5"]);
         assert!(args.info_lines(&v).is_empty());
         assert_eq!(args.given(&v).via, "args");
     }
@@ -433,8 +435,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("wuzi-channel-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let t = dir.join("engine.toml.in");
-        std::fs::write(&t, "[search]\nspace = {{ match_space }}\nratio = {{ratio}} # {{ratio}}\n")
-            .unwrap();
+        std::fs::write(
+            &t,
+            "[search]\nspace = {{ match_space }}\nratio = {{ratio}} # {{ratio}}\n",
+        )
+        .unwrap();
         let c = ParamChannel::from_parts(
             "config",
             None,
@@ -456,10 +461,19 @@ mod tests {
         );
         // Issue 23 point 6: an unknown placeholder, a parameter with none, a template that
         // does not render, a missing template: errors that name them.
-        let e = c.check_values(&values(&[("match_space", "1")])).unwrap_err();
-        assert!(e.contains("unknown placeholder '{{ratio}}'") && e.contains("line 3"), "{e}");
         let e = c
-            .check_values(&values(&[("match_space", "1"), ("ratio", "1"), ("depth", "3")]))
+            .check_values(&values(&[("match_space", "1")]))
+            .unwrap_err();
+        assert!(
+            e.contains("unknown placeholder '{{ratio}}'") && e.contains("line 3"),
+            "{e}"
+        );
+        let e = c
+            .check_values(&values(&[
+                ("match_space", "1"),
+                ("ratio", "1"),
+                ("depth", "3"),
+            ]))
             .unwrap_err();
         assert!(e.contains("parameter depth has no '{{depth}}'"), "{e}");
         std::fs::write(&t, "a = {{ratio}\n").unwrap();
@@ -488,11 +502,15 @@ mod tests {
         assert!(e.contains("unknown placeholder '{nmae}'"), "{e}");
         let e = parts("args", Some(vec!["--set", "{name}"])).unwrap_err();
         assert!(e.contains("no {value}"), "{e}");
-        assert!(parts("uci", None).unwrap_err().contains("unknown parameter channel 'uci'"));
+        assert!(parts("uci", None)
+            .unwrap_err()
+            .contains("unknown parameter channel 'uci'"));
         assert!(parts("info", Some(vec!["{value}"]))
             .unwrap_err()
             .contains("param-args does not go"));
-        assert!(parts("config", None).unwrap_err().contains("param-template"));
+        assert!(parts("config", None)
+            .unwrap_err()
+            .contains("param-template"));
         let info = parts("info", None).expect("valid");
         let e = info.check_values(&values(&[("a b", "1")])).unwrap_err();
         assert!(e.contains("'a b'"), "{e}");

@@ -310,7 +310,8 @@ impl ExternalPlayer {
             Some(c) if self.spawns == 1 && !self.options.values.is_empty() => {
                 let given = c.given(&self.options.values).sent;
                 self.reject(format!(
-                    "{what} with its parameters (via {}: {given}); check the values and the                      template",
+                    "{what} with its parameters (via {}: {given}); check the values and the \
+                     template",
                     c.kind()
                 ))
             }
@@ -337,8 +338,9 @@ impl ExternalPlayer {
             let line = match next {
                 Ok(line) => line,
                 Err(Wait::Timeout) => {
-                    self.notes
-                        .push(format!("no answer to ABOUT within {wait} ms after its parameters"));
+                    self.notes.push(format!(
+                        "no answer to ABOUT within {wait} ms after its parameters"
+                    ));
                     return Ok(());
                 }
                 Err(Wait::Closed) => {
