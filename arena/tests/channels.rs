@@ -367,3 +367,23 @@ fn pbrain_wuzi_with_info_parameters_plays_the_in_process_games() {
     );
     assert!(a.iter().zip(&c).any(|(x, y)| moves(x) != moves(y)));
 }
+
+/// Issue 23 point 5: the example registry loads on any machine: its peers are under
+/// `${PEERS:-~/peers}`, and our own brain takes its parameters over `INFO`.
+#[test]
+fn the_example_registry_works_wherever_the_peers_are_built() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/engines.example.toml");
+    let r = Registry::load(&path).expect("the example loads");
+    let peers = std::env::var("PEERS")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| format!("{}/peers", std::env::var("HOME").expect("HOME")));
+    for name in ["rapfi", "pentazen", "pela", "mintaka"] {
+        let b = r.get(name).expect("in the example");
+        assert!(b.command.starts_with(&peers), "{name}: {}", b.command);
+        assert!(!b.command.contains("/work/"), "{name}: {}", b.command);
+    }
+    let own = r.get("wuzi-release").expect("in the example");
+    assert!(own.command.ends_with("target/release/pbrain-wuzi"));
+    assert_eq!(own.options.channel.as_ref().map(|c| c.kind()), Some("info"));
+}

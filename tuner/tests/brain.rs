@@ -187,16 +187,21 @@ fn an_external_pbrain_wuzi_tune_is_the_in_process_tune() {
     );
 }
 
-/// The example tune (800 pairs at 500 nodes from `detuned.toml`) on `pbrain-wuzi` as an
-/// external brain recovers the detuning as the in-process tune does, and the tuned values
+/// The example tune on `pbrain-wuzi` as an external brain
+/// (`suites/params/tune-example-brain.toml`: 800 pairs at 500 nodes from detuned.toml's values)
+/// recovers the detuning as the in-process tune does, and the tuned values
 /// beat the start in the verification. Run with `cargo test --release -p wuzi-tuner --test
 /// brain -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn the_example_tune_on_external_pbrain_wuzi_recovers_the_detuning() {
     let dir = tmp("example");
-    let (_, external) = proof_specs(800, 500, 400);
-    let c = resolve(&external, &params_dir());
+    // The spec's registry runs ../target/release/pbrain-wuzi: build it (a release test run
+    // builds into that folder).
+    let _ = pbrain();
+    let c = TuneSpec::load(&params_dir().join("tune-example-brain.toml"))
+        .and_then(|s| s.resolve(&params_dir()))
+        .expect("the example spec resolves");
     let t = std::time::Instant::now();
     let o = run(&c, &dir.path().join("tune"));
     let tune_s = t.elapsed().as_secs_f64();
@@ -258,4 +263,41 @@ fn a_refused_parameter_stops_the_tune_with_status_2() {
         "{stderr}"
     );
     assert!(stderr.contains("the tune stops"), "{stderr}");
+}
+
+/// The example spec of an external tune resolves without a build: `[engine] brain` from the
+/// example registry, its parameters in the in-process example's order.
+#[test]
+fn the_example_external_spec_resolves() {
+    // Random openings take a while to build in a debug build: the renju26 set instead.
+    let load = |name: &str| {
+        let mut spec = TuneSpec::load(&params_dir().join(name)).expect("parses");
+        spec.openings = "renju26".into();
+        spec.verify.openings = None;
+        spec.verify.pairs = Some(26);
+        spec.resolve(&params_dir()).expect("resolves")
+    };
+    let (c, inproc) = (load("tune-example-brain.toml"), load("tune-example.toml"));
+    assert_eq!(
+        c.spsa, inproc.spsa,
+        "the same parameters, schedule and seed"
+    );
+    assert_eq!(c.openings, inproc.openings);
+    let brain = c.engine.as_ref().expect("an external brain");
+    assert!(
+        brain.to_string().contains("target/release/pbrain-wuzi"),
+        "{brain}"
+    );
+    let e = TuneSpec::parse(
+        "pairs = 8\n[engine]\nbrain = \"wuzi-release\"\nengines = \"../engines.example.toml\"\n\
+         [params.defence]\nmin = 20\nmax = 200\n",
+        Path::new("x.toml"),
+    )
+    .and_then(|s| s.resolve(&params_dir()))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("params.defence.start") && e.contains("required"),
+        "{e}"
+    );
 }

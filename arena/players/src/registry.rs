@@ -22,8 +22,9 @@
 //! ```
 //!
 //! `command`, `args`, `dir` and `param-template` may use `~` (the home folder) and environment
-//! variables (`$PEERS`, `${PEERS}`), expanded when the file is read; an unset variable is an
-//! error naming it. So one registry serves every machine: `command = "${PEERS}/rapfi/pbrain-rapfi"`.
+//! variables (`$PEERS`, `${PEERS}`, `${PEERS:-~/peers}` with a default), expanded when the file
+//! is read ([`expand`]); an unset variable without a default is an error naming it. So one
+//! registry serves every machine: `command = "${PEERS:-~/peers}/rapfi/pbrain-rapfi"`.
 //! The parameter channel ([`crate::external::ParamChannel`]) is checked when the file is read
 //! (the template must exist and render).
 //!
@@ -182,17 +183,17 @@ impl RawChannel {
     }
 }
 
-/// `text` with `~` and `$VAR`/`${VAR}` expanded; `key` names it in the error for an unset
-/// variable.
+/// `text` with `$VAR`, `${VAR}` and `${VAR:-default}` expanded, then a leading `~` (so a
+/// default may start with one); `key` names it in the error for an unset variable.
 pub fn expand(text: &str, key: &str) -> Result<String, String> {
-    shellexpand::full(text)
-        .map(|c| c.into_owned())
-        .map_err(|e| {
-            format!(
-                "{key}: environment variable {} is not set (in '{text}')",
-                e.var_name
-            )
-        })
+    let env = shellexpand::env(text).map_err(|e| {
+        format!(
+            "{key}: environment variable {} is not set (in '{text}'; ${{{}:-DEFAULT}} gives a \
+             default)",
+            e.var_name, e.var_name
+        )
+    })?;
+    Ok(shellexpand::tilde(&env).into_owned())
 }
 
 /// The file.
@@ -442,6 +443,39 @@ info = ["hash_size 16384"]
         assert_eq!(m.options.info, ["hash_size 16384"]);
         assert!(m.supports("max_node"), "no list: trusted");
         assert_eq!(r.brains().count(), 2);
+    }
+
+    /// Issue 23 point 5: a registry a user can copy: `~`, `$VAR`, `${VAR}` and
+    /// `${VAR:-default}` in paths; an unset variable is an error naming it.
+    #[test]
+    fn home_and_environment_variables_are_expanded() {
+        let home = std::env::var("HOME").expect("HOME is set");
+        let text = r#"
+[brains.a]
+command = "~/peers/a/pbrain-a"
+args = ["--config=${HOME}/a.toml"]
+dir = "$HOME/work-a"
+
+[brains.b]
+command = "${WUZI_TEST_UNSET_PEERS_23:-~/peers}/b/pbrain-b"
+"#;
+        let r = Registry::parse(text, Path::new("/srv/reg/engines.toml")).expect("valid");
+        let a = r.get("a").expect("there");
+        assert_eq!(a.command, format!("{home}/peers/a/pbrain-a"));
+        assert_eq!(a.args, [format!("--config={home}/a.toml")]);
+        assert_eq!(a.dir, Some(PathBuf::from(format!("{home}/work-a"))));
+        let b = r.get("b").expect("there");
+        assert_eq!(b.command, format!("{home}/peers/b/pbrain-b"));
+        let e = Registry::parse(
+            "[brains.c]\ncommand = \"${WUZI_TEST_UNSET_PEERS_23}/c\"\n",
+            Path::new("/x/engines.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("brains.c.command") && e.contains("WUZI_TEST_UNSET_PEERS_23 is not set"),
+            "{e}"
+        );
     }
 
     #[test]

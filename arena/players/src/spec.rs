@@ -231,8 +231,9 @@ impl PlayerSpec {
     /// and the protocol options `settle-ms=N`, `setup=board|turn`, `start-ms=N`, `end-ms=N`,
     /// `info=KEY VALUE` (repeatable) (see [`crate::external`]); it takes `move-ms`/`tc`,
     /// `nodes`/`depth` (sent as `INFO max_node`/`max_depth`; the defaults' node and depth
-    /// limits are not applied to it), `threads` and `hash-mb`, but no `params`, `set` or
-    /// `preset`. Without `name=` it is named after its `ABOUT` answer, else after the
+    /// limits are not applied to it), `threads` and `hash-mb`, and parameter values: a channel
+    /// `params=info|args|config` (with `param-prefix=`, `param-arg=`, `param-template=`,
+    /// `param-file=`; or the registry entry's) and `set=NAME=VALUE` items, but no `preset`. Without `name=` it is named after its `ABOUT` answer, else after the
     /// program's file name. Brains of a registry: see [`PlayerSpec::parse_with`].
     pub fn parse(text: &str, defaults: &PlayerLimits) -> Result<PlayerSpec> {
         Self::parse_with(text, defaults, None)
@@ -427,9 +428,7 @@ impl PlayerSpec {
                 ));
             }
             let kind = file.as_ref().map(|f| f.display().to_string());
-            channel_parts
-                .apply(kind, &mut options)
-                .map_err(|m| bad(m))?;
+            channel_parts.apply(kind, &mut options).map_err(&bad)?;
             for set in &sets {
                 let (n, v) = set
                     .split_once('=')

@@ -107,7 +107,9 @@ impl EngineSpec {
                         ),
                     )
                 })?;
-                PlayerSpec::parse_with(&format!("brain={name}"), limits, Some(&registry))
+                // A `--player` spec takes no run-wide node limit for a brain: parse it with a
+                // placeholder limit; the tune's limits replace it below.
+                PlayerSpec::parse_with(&format!("brain={name},move-ms=1"), limits, Some(&registry))
                     .map_err(|e| bad("brain", e.to_string()))?
             }
             (None, Some(cmd)) => {

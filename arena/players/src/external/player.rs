@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use wuzi_engine::{Pos, Stone};
 
+use super::notes::Notes;
 use super::options::{BrainOptions, SetupMode};
 use super::process::{deadline_in, Process, Wait};
 use super::protocol::{
@@ -32,8 +33,7 @@ pub const DEFAULT_TURN_MS: u64 = 30_000;
 /// Wait for the `OK` to a `TAKEBACK` during a `setup=turn` set-up, in ms (some brains do
 /// not answer it at all).
 pub const TAKEBACK_WAIT_MS: u64 = 300;
-/// Notes (noise lines and protocol events) kept per game and player; more are counted.
-pub const MAX_NOTES: usize = 20;
+pub use super::notes::MAX_NOTES;
 
 /// Asks a brain its `ABOUT` line: starts `program` with `args` (in `workdir`, or a temporary
 /// folder), sends `ABOUT`, waits at most [`START_TIMEOUT_MS`] for a line with `name=` (other
@@ -67,33 +67,6 @@ pub fn query_about(
                 return Err(format!("exited after ABOUT: {}", process.exit_note()))
             }
         }
-    }
-}
-
-/// Notes of one game for the record, capped at [`MAX_NOTES`].
-#[derive(Default)]
-struct Notes {
-    kept: Vec<String>,
-    dropped: u64,
-}
-
-impl Notes {
-    fn push(&mut self, note: String) {
-        if self.kept.len() < MAX_NOTES {
-            self.kept.push(note);
-        } else {
-            self.dropped += 1;
-        }
-    }
-
-    /// The notes, with a count of those not kept, and a fresh start.
-    fn take(&mut self) -> Vec<String> {
-        let mut out = std::mem::take(&mut self.kept);
-        if self.dropped > 0 {
-            out.push(format!("... {} more not kept", self.dropped));
-        }
-        self.dropped = 0;
-        out
     }
 }
 
