@@ -561,37 +561,50 @@ fn tuned_params(entries: &BTreeMap<String, ParamEntry>, base: &Params) -> Result
                 ),
             ));
         }
-        let c_end = e.c_end.unwrap_or((max - min) / 20.0);
-        if !c_end.is_finite() || c_end <= 0.0 || c_end > max - min {
-            return Err(TuneError::spec(
-                key("c_end"),
-                format!(
-                    "{} must be positive and at most max - min = {}",
-                    num(c_end),
-                    num(max - min)
-                ),
-            ));
-        }
-        let r_end = e.r_end.unwrap_or(DEFAULT_R_END);
-        if !r_end.is_finite() || r_end <= 0.0 {
-            return Err(TuneError::spec(
-                key("r_end"),
-                format!("{} must be positive", num(r_end)),
-            ));
-        }
-        let p = SpsaParam {
-            name: name.to_string(),
-            start,
-            min,
-            max,
-            c_end,
-            r_end,
-            integer: true,
-        };
-        p.validate()?;
-        out.push(p);
+        out.push(spsa_param(name, e, [start, min, max], true)?);
     }
     Ok(out)
+}
+
+/// The SPSA parameter `name` with `[start, min, max]` checked by the caller: the schedule's
+/// `c_end` (default `(max - min) / 20`) and `r_end` (default [`DEFAULT_R_END`]) of `e`,
+/// checked, and the whole validated.
+fn spsa_param(
+    name: &str,
+    e: &ParamEntry,
+    [start, min, max]: [f64; 3],
+    integer: bool,
+) -> Result<SpsaParam> {
+    let key = |k: &str| format!("params.{name}.{k}");
+    let c_end = e.c_end.unwrap_or((max - min) / 20.0);
+    if !c_end.is_finite() || c_end <= 0.0 || c_end > max - min {
+        return Err(TuneError::spec(
+            key("c_end"),
+            format!(
+                "{} must be positive and at most max - min = {}",
+                num(c_end),
+                num(max - min)
+            ),
+        ));
+    }
+    let r_end = e.r_end.unwrap_or(DEFAULT_R_END);
+    if !r_end.is_finite() || r_end <= 0.0 {
+        return Err(TuneError::spec(
+            key("r_end"),
+            format!("{} must be positive", num(r_end)),
+        ));
+    }
+    let p = SpsaParam {
+        name: name.to_string(),
+        start,
+        min,
+        max,
+        c_end,
+        r_end,
+        integer,
+    };
+    p.validate()?;
+    Ok(p)
 }
 
 #[cfg(test)]

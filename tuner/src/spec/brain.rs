@@ -27,10 +27,10 @@ use wuzi_arena::registry::{expand, Registry};
 use wuzi_arena::ArenaError;
 use wuzi_engine::Params;
 
-use super::ParamEntry;
+use super::{spsa_param, ParamEntry};
 use crate::config::num;
 use crate::error::{Result, TuneError};
-use crate::spsa::{SpsaParam, DEFAULT_R_END};
+use crate::spsa::SpsaParam;
 
 /// The name of the tuned brain in the verification match's spec (replaced by `tuned` and
 /// `start` there).
@@ -246,36 +246,7 @@ pub fn brain_params(entries: &BTreeMap<String, ParamEntry>) -> Result<Vec<SpsaPa
                 format!("{} is outside [{}, {}]", num(start), num(min), num(max)),
             ));
         }
-        let c_end = e.c_end.unwrap_or((max - min) / 20.0);
-        let c_end = if integer { c_end.max(0.5) } else { c_end };
-        if !c_end.is_finite() || c_end <= 0.0 || c_end > max - min {
-            return Err(TuneError::spec(
-                key("c_end"),
-                format!(
-                    "{} must be positive and at most max - min = {}",
-                    num(c_end),
-                    num(max - min)
-                ),
-            ));
-        }
-        let r_end = e.r_end.unwrap_or(DEFAULT_R_END);
-        if !r_end.is_finite() || r_end <= 0.0 {
-            return Err(TuneError::spec(
-                key("r_end"),
-                format!("{} must be positive", num(r_end)),
-            ));
-        }
-        let p = SpsaParam {
-            name: name.clone(),
-            start,
-            min,
-            max,
-            c_end,
-            r_end,
-            integer,
-        };
-        p.validate()?;
-        out.push(p);
+        out.push(spsa_param(name, e, [start, min, max], integer)?);
     }
     Ok(out)
 }
