@@ -38,6 +38,9 @@
 //!
 //! Unknown keys, unknown parameters and values outside the declared ranges are errors that
 //! name the key and the allowed range.
+//!
+//! An `[engine]` table tunes an external Gomocup brain instead, its values sent through its
+//! parameter channel; its `[params.*]` give start, min and max themselves ([`brain`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
