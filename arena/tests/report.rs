@@ -245,6 +245,7 @@ fn synthetic_run(dir: &std::path::Path, pairs: u64) -> RunConfig {
                 name: config.players[i].name.clone(),
                 params: config.players[i].params_diff(),
                 given: None,
+                given_params: None,
                 notes: Vec::new(),
             };
             w.write(&GameRecord {

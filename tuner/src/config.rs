@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use wuzi_arena::config::{RunConfig, MAX_PAIRS};
 use wuzi_arena::opening::Opening;
-use wuzi_arena::player::{PlayerLimits, PlayerSpec};
+use wuzi_arena::player::{PlayerKind, PlayerLimits, PlayerSpec};
 use wuzi_arena::referee::GameSettings;
 use wuzi_arena::stats::SprtParams;
 use wuzi_engine::Params;
 
 use crate::error::{Result, TuneError};
+use crate::setting::{format_value, Setting};
 use crate::spsa::Spsa;
 
 /// Version of the checkpoint layout.
@@ -71,6 +72,10 @@ pub struct TuneConfig {
     pub openings: Vec<Opening>,
     /// The verification match.
     pub verify: VerifyConfig,
+    /// The external brain tuned (`[engine]` of the spec): its player, without values; the
+    /// tuned parameters travel through its parameter channel. `None`: the in-process engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<PlayerSpec>,
 }
 
 /// A number as TOML would show it: `20` rather than `20.0` for whole numbers.
@@ -114,7 +119,19 @@ impl TuneConfig {
                 "the SPSA schedule does not match the planned iterations".into(),
             ));
         }
-        for p in &self.spsa.params {
+        if let Some(brain) = &self.engine {
+            if !matches!(brain.kind, PlayerKind::External { .. }) {
+                return Err(TuneError::State("engine: not an external brain".into()));
+            }
+            brain.validate().map_err(wuzi_arena::ArenaError::from)?;
+        }
+        // An external brain's ranges are the spec's own: only the engine declares ranges.
+        let declared = if self.engine.is_some() {
+            &[][..]
+        } else {
+            &self.spsa.params[..]
+        };
+        for p in declared {
             let spec = Params::spec(&p.name).ok_or_else(|| {
                 TuneError::spec(
                     format!("params.{}", p.name),
@@ -134,14 +151,14 @@ impl TuneConfig {
                 ));
             }
         }
-        let start = self.start_params()?;
+        let start = self.start_setting()?;
         self.verification(&start, &start).validate()?;
         Ok(())
     }
 
     /// The verification match: `tuned` (first) against `start`, with the tune's board, rule
     /// and limits and the verification's openings (default: the tune's), pairs, seed and SPRT.
-    pub fn verification(&self, tuned: &Params, start: &Params) -> RunConfig {
+    pub fn verification(&self, tuned: &Setting, start: &Setting) -> RunConfig {
         let (openings, source) = match &self.verify.openings {
             Some(set) => (set.list.clone(), set.source.clone()),
             None => (self.openings.clone(), self.openings_source.clone()),
@@ -207,9 +224,56 @@ impl TuneConfig {
         self.params_at(&self.spsa.start_theta())
     }
 
-    /// The player spec of an engine with `params` under the tune's limits.
-    pub fn player(&self, name: &str, params: &Params) -> PlayerSpec {
-        PlayerSpec::engine(name, params, self.limits.clone())
+    /// What the tuned player plays with at `values` (one per tuned parameter, each kept
+    /// within its range): the engine's set ([`TuneConfig::params_at`]), or for an external
+    /// brain each value as sent (integers rounded).
+    pub fn setting_at(&self, values: &[f64]) -> Result<Setting> {
+        if self.engine.is_none() {
+            return Ok(Setting::Engine(self.params_at(values)?));
+        }
+        let sent = self
+            .spsa
+            .params
+            .iter()
+            .zip(values)
+            .map(|(param, &v)| {
+                let v = if v.is_finite() { v } else { param.start };
+                let v = if param.integer {
+                    v.round().clamp(param.min.ceil(), param.max.floor())
+                } else {
+                    v.clamp(param.min, param.max)
+                };
+                (param.name.clone(), format_value(v, param.integer))
+            })
+            .collect();
+        Ok(Setting::Brain(sent))
+    }
+
+    /// The starting setting: every tuned parameter at its start.
+    pub fn start_setting(&self) -> Result<Setting> {
+        self.setting_at(&self.spsa.start_theta())
+    }
+
+    /// The player with `setting` under the tune's limits: an engine, or the external brain
+    /// of `[engine]` with the values to send.
+    pub fn player(&self, name: &str, setting: &Setting) -> PlayerSpec {
+        match (setting, &self.engine) {
+            (Setting::Brain(values), Some(brain)) => {
+                let mut spec = brain.clone();
+                spec.name = name.to_string();
+                spec.limits = self.limits.clone();
+                if let PlayerKind::External { options, .. } = &mut spec.kind {
+                    options.values = values.clone();
+                }
+                spec
+            }
+            (Setting::Engine(params), _) => PlayerSpec::engine(name, params, self.limits.clone()),
+            (Setting::Brain(_), None) => PlayerSpec::engine(
+                name,
+                &self.base_params().unwrap_or_default(),
+                self.limits.clone(),
+            ),
+        }
     }
 
     /// The first difference between two configurations that makes a tune's games differ,
@@ -233,6 +297,8 @@ impl TuneConfig {
             Some("limits")
         } else if self.openings != other.openings {
             Some("openings")
+        } else if self.engine != other.engine {
+            Some("engine (external brain)")
         } else {
             None
         }

@@ -47,6 +47,10 @@ pub enum TuneError {
     /// The SPSA set-up was rejected.
     #[error(transparent)]
     Spsa(#[from] SpsaError),
+    /// The external brain refused a parameter value (it named it in an `ERROR`, or did not
+    /// start with it): the tune stops; its checkpoint keeps the iterations completed.
+    #[error("{0} (the tune stops; its checkpoint keeps the iterations completed)")]
+    Rejected(String),
     /// The arena rejected the openings, the players or a verification run.
     #[error(transparent)]
     Arena(#[from] ArenaError),

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
+use crate::setting::Setting;
 use serde::Serialize;
-use wuzi_engine::Params;
 
 use crate::config::TuneConfig;
 use crate::error::{Result, TuneError};
@@ -59,8 +59,9 @@ pub fn load_config(dir: &Path) -> Result<TuneConfig> {
     Ok(config)
 }
 
-/// A parameter file: a comment naming the tune, then [`Params::to_toml`].
-pub fn param_file(params: &Params, config: &TuneConfig, what: &str) -> String {
+/// A parameter file: a comment naming the tune, then [`Setting::to_toml`] (the engine's
+/// full set, or a brain's tuned values).
+pub fn param_file(params: &Setting, config: &TuneConfig, what: &str) -> String {
     let names: Vec<&str> = config.spsa.params.iter().map(|p| p.name.as_str()).collect();
     format!(
         "# wuzi-tune {what} parameters ({}; base: {})\n\n{}",
@@ -72,12 +73,12 @@ pub fn param_file(params: &Params, config: &TuneConfig, what: &str) -> String {
 
 /// Writes `dir/start.toml`: the tune's starting set.
 pub(crate) fn write_start(dir: &Path, config: &TuneConfig) -> Result<()> {
-    let start = config.start_params()?;
+    let start = config.start_setting()?;
     history::write_atomic(&dir.join(START_FILE), &param_file(&start, config, "start"))
 }
 
 /// Writes `dir/tuned.toml`: the tune's base with the tuned parameters at `theta`, rounded.
 pub(crate) fn write_tuned(dir: &Path, config: &TuneConfig, theta: &[f64]) -> Result<()> {
-    let tuned = config.params_at(theta)?;
+    let tuned = config.setting_at(theta)?;
     history::write_atomic(&dir.join(TUNED_FILE), &param_file(&tuned, config, "tuned"))
 }

@@ -8,6 +8,7 @@
 //! - [`error`]: the library's error type.
 //! - [`lock`]: the tune folder's lock, for shared filesystems (NFS included).
 //! - [`history`]: the per-iteration CSV history and atomic file writes.
+//! - [`setting`]: the values a tuned player plays with (engine parameters or brain values).
 //! - [`config`]: the resolved tune ([`TuneConfig`]) and its verification match.
 //! - [`spec`]: the tune specification (TOML), checked against the engine's declared ranges.
 //! - [`folder`]: a tune folder's files: names, `tune.json`, parameter files.
@@ -38,6 +39,7 @@ pub mod history;
 pub mod lock;
 pub mod play;
 pub mod report;
+pub mod setting;
 pub mod shared;
 pub mod spec;
 pub mod spsa;

@@ -2,6 +2,10 @@
 //! gives engine+ black, game 1 gives engine- black. Each pair is a pure function of the
 //! configuration, the two parameter sets and `g` (node or depth limits, one thread), and the
 //! results are counted in pair order, so a tune does not depend on how many pairs run at once.
+//!
+//! An external brain (`[engine]` of the spec) plays as the arena's external player, built
+//! afresh for every pair with the values of engine+ or engine- in its parameter channel; a
+//! brain that refuses a parameter stops the tune ([`TuneError::Rejected`]).
 
 use std::sync::Mutex;
 
@@ -9,10 +13,11 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use wuzi_arena::config::mix64;
+use wuzi_arena::player::PlayerSpec;
 use wuzi_arena::player::{GameStart, MoveReply, MoveRequest, Player, PlayerError};
 use wuzi_arena::referee::play_game_unless;
 use wuzi_arena::stats::Outcome;
-use wuzi_arena::PlayerLimits;
+use wuzi_arena::{ArenaError, PlayerLimits};
 use wuzi_engine::{Engine, Limits, Params, Stone};
 
 use crate::config::TuneConfig;
@@ -52,17 +57,21 @@ impl Games {
         k: u64,
     ) -> Result<(Perturbation, Totals)> {
         let pert = config.spsa.perturb(theta, k)?;
-        let plus = config.params_at(&pert.plus)?;
-        let minus = config.params_at(&pert.minus)?;
-        let counts = play_batch(
-            config,
-            &self.pool,
-            &self.engines,
-            &plus,
-            &minus,
-            config.first_pair(k),
-            config.pairs_in_iteration(k),
-        )?;
+        let (first, n) = (config.first_pair(k), config.pairs_in_iteration(k));
+        let counts = if config.engine.is_some() {
+            let plus = config.player("engine+", &config.setting_at(&pert.plus)?);
+            let minus = config.player("engine-", &config.setting_at(&pert.minus)?);
+            play_batch(&self.pool, first, n, &|g| {
+                play_brain_pair(config, &plus, &minus, g)
+            })?
+        } else {
+            let plus = config.params_at(&pert.plus)?;
+            let minus = config.params_at(&pert.minus)?;
+            let engines = &self.engines;
+            play_batch(&self.pool, first, n, &|g| {
+                play_pair(config, &plus, &minus, g, engines)
+            })?
+        };
         Ok((pert, counts))
     }
 }
@@ -167,80 +176,86 @@ fn play_pair(
     g: u64,
     pool: &EnginePool,
 ) -> Result<[Outcome; 2]> {
-    let opening = &config.openings[opening_index(config, g)];
     let mut e_plus = pool.take(plus);
     let mut e_minus = pool.take(minus);
+    let mut p = PoolPlayer {
+        name: "engine+",
+        engine: &mut e_plus,
+        limits: &config.limits,
+    };
+    let mut m = PoolPlayer {
+        name: "engine-",
+        engine: &mut e_minus,
+        limits: &config.limits,
+    };
+    let out = play_two(config, g, &mut p, &mut m);
+    pool.give(e_plus);
+    pool.give(e_minus);
+    out
+}
+
+/// [`play_pair`] for an external brain: `plus` and `minus` are its players with the values
+/// of engine+ and engine-, started for this pair (and ended with it).
+fn play_brain_pair(
+    config: &TuneConfig,
+    plus: &PlayerSpec,
+    minus: &PlayerSpec,
+    g: u64,
+) -> Result<[Outcome; 2]> {
+    let mut p = plus.build().map_err(ArenaError::from)?;
+    let mut m = minus.build().map_err(ArenaError::from)?;
+    play_two(config, g, p.as_mut(), m.as_mut())
+}
+
+/// The two games of pair `g` between engine+ (`p`) and engine- (`m`), from engine+'s side.
+fn play_two(
+    config: &TuneConfig,
+    g: u64,
+    p: &mut dyn Player,
+    m: &mut dyn Player,
+) -> Result<[Outcome; 2]> {
+    let opening = &config.openings[opening_index(config, g)];
     let mut out = [Outcome::Draw; 2];
-    let mut failure = None;
-    let mut interrupted = false;
     for game in 0..2u8 {
-        let mut p = PoolPlayer {
-            name: "engine+",
-            engine: &mut e_plus,
-            limits: &config.limits,
-        };
-        let mut m = PoolPlayer {
-            name: "engine-",
-            engine: &mut e_minus,
-            limits: &config.limits,
-        };
         let (players, plus_colour): ([&mut dyn Player; 2], Stone) = if game == 0 {
-            ([&mut p, &mut m], Stone::Black)
+            ([&mut *p, &mut *m], Stone::Black)
         } else {
-            ([&mut m, &mut p], Stone::White)
+            ([&mut *m, &mut *p], Stone::White)
         };
         let seed = game_seed(config.spsa.seed, g, game);
-        match play_game_unless(
+        let r = match play_game_unless(
             &config.game,
             &opening.moves,
             players,
             [&config.limits, &config.limits],
             seed,
             &wuzi_arena::interrupt::requested,
-        ) {
-            Ok(None) => {
-                interrupted = true;
-                break;
-            }
-            Ok(Some(r)) => {
-                out[usize::from(game)] = match r.winner {
-                    None => Outcome::Draw,
-                    Some(w) if w == plus_colour => Outcome::Win,
-                    Some(_) => Outcome::Loss,
-                };
-            }
-            Err(e) => {
-                failure = Some(e);
-                break;
-            }
+        )? {
+            None => return Err(TuneError::Interrupted),
+            Some(r) => r,
+        };
+        if let Some(why) = r.reports.iter().find_map(|rep| rep.rejected.as_ref()) {
+            return Err(TuneError::Rejected(why.clone()));
         }
+        out[usize::from(game)] = match r.winner {
+            None => Outcome::Draw,
+            Some(w) if w == plus_colour => Outcome::Win,
+            Some(_) => Outcome::Loss,
+        };
     }
-    pool.give(e_plus);
-    pool.give(e_minus);
-    match failure {
-        Some(e) => Err(e.into()),
-        None if interrupted => Err(TuneError::Interrupted),
-        None => Ok(out),
-    }
+    Ok(out)
 }
 
-/// Plays pairs `first .. first + n` of engine+ (`plus`) against engine- (`minus`) on `pool`
-/// and counts them in pair order: engine+'s wins, draws, losses and pair counts.
+/// Plays pairs `first .. first + n` on `pool` (`pair(g)` plays pair `g`) and counts them in
+/// pair order: engine+'s wins, draws, losses and pair counts.
 fn play_batch(
-    config: &TuneConfig,
     pool: &rayon::ThreadPool,
-    engines: &EnginePool,
-    plus: &Params,
-    minus: &Params,
     first: u64,
     n: u64,
+    pair: &(dyn Fn(u64) -> Result<[Outcome; 2]> + Sync),
 ) -> Result<Totals> {
-    let results: Vec<Result<[Outcome; 2]>> = pool.install(|| {
-        (0..n)
-            .into_par_iter()
-            .map(|j| play_pair(config, plus, minus, first + j, engines))
-            .collect()
-    });
+    let results: Vec<Result<[Outcome; 2]>> =
+        pool.install(|| (0..n).into_par_iter().map(|j| pair(first + j)).collect());
     let mut counts = Totals::default();
     for r in results {
         let pair = r?;

@@ -53,7 +53,7 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
     };
     let names: Vec<String> = config.spsa.params.iter().map(|p| p.name.clone()).collect();
     let history = read_history(dir, names.len());
-    let tuned = config.params_at(&cp.theta)?;
+    let tuned = config.setting_at(&cp.theta)?;
 
     let mut page = Page::new(format!("Tune: {}", names.join(", ")));
     page.subtitle(format!(
@@ -75,7 +75,7 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
         .params
         .iter()
         .map(|p| {
-            let v = tuned.get(&p.name).map_or("-".into(), |v| v.to_string());
+            let v = tuned.get(&p.name).unwrap_or_else(|| "-".into());
             format!("{} {} → {v}", p.name, p.start)
         })
         .collect();
@@ -145,7 +145,7 @@ pub fn write_tune_report(dir: &Path, out: Option<&Path>, opts: &ReportOptions) -
                     Cell::text(&p.name),
                     Cell::num(format!("{}", p.start)),
                     Cell::num(format!("{:.3}", cp.theta[i])),
-                    Cell::num(tuned.get(&p.name).map_or("-".into(), |v| v.to_string())),
+                    Cell::num(tuned.get(&p.name).unwrap_or_else(|| "-".into())),
                     Cell::num(format!("{:+.3}", cp.theta[i] - p.start)),
                     Cell::num(format!("{}", p.min)),
                     Cell::num(format!("{}", p.max)),

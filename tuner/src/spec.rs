@@ -42,6 +42,9 @@
 //!
 //! Unknown keys, unknown parameters and values outside the declared ranges are errors that
 //! name the key and the allowed range.
+//!
+//! An `[engine]` table tunes an external Gomocup brain instead, its values sent through its
+//! parameter channel; its `[params.*]` give start, min and max themselves ([`brain`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -61,6 +64,9 @@ use crate::error::{Result, TuneError};
 use crate::spsa::{Method, Spsa, SpsaParam, DEFAULT_R_END};
 
 mod schedule;
+
+pub mod brain;
+pub use brain::EngineSpec;
 
 /// Game pairs per iteration when the spec gives none.
 pub const DEFAULT_PAIRS_PER_ITERATION: u64 = 8;
@@ -98,6 +104,10 @@ pub struct ParamEntry {
     /// travel whose noise alone would scatter the parameter by a sixth of its range,
     /// [`crate::spsa::travel_for_spread`]: 1.54 for 100 iterations).
     pub travel: Option<f64>,
+    /// Round the values sent (external brains only; default false there, the engine's
+    /// parameters are all integers).
+    #[serde(default)]
+    pub integer: Option<bool>,
 }
 
 /// Search limits per move (`[limits]`).
@@ -193,6 +203,9 @@ pub struct TuneSpec {
     /// The verification match.
     #[serde(default)]
     pub verify: VerifySpec,
+    /// An external brain to tune instead of the in-process engine ([`brain`]).
+    #[serde(default)]
+    pub engine: Option<EngineSpec>,
 }
 
 /// The seed of the verification's random openings: derived from the match seed so they
@@ -261,6 +274,13 @@ impl TuneSpec {
         spec_dir: &Path,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<TuneConfig> {
+        if self.engine.is_some() && self.base.is_some() {
+            return Err(TuneError::spec(
+                "base",
+                "a base parameter file is for the in-process engine; an external brain starts \
+                 from its own settings and the [params.*] start values",
+            ));
+        }
         let (base, base_source) = match &self.base {
             Some(p) => {
                 let path = spec_dir.join(p);
@@ -292,6 +312,12 @@ impl TuneSpec {
             None => (Params::default(), "defaults".to_string()),
         };
         let method = self.method()?;
+        let limits = self.limits.resolve()?;
+        let brain = self
+            .engine
+            .as_ref()
+            .map(|e| e.resolve(spec_dir, &limits))
+            .transpose()?;
         if self.pairs == 0 || self.pairs > MAX_PAIRS {
             return Err(TuneError::spec(
                 "pairs",
@@ -312,10 +338,12 @@ impl TuneSpec {
         }
         let iterations = self.pairs.div_ceil(ppi);
         let default_travel = schedule::default_travel(method, iterations);
-        let spsa_params = tuned_params(&self.params, &base, default_travel)?;
+        let spsa_params = match &brain {
+            Some(_) => brain::brain_params(&self.params, default_travel)?,
+            None => tuned_params(&self.params, &base, default_travel)?,
+        };
         let spsa = Spsa::with_method(spsa_params, iterations, self.seed, method)?;
 
-        let limits = self.limits.resolve()?;
         let game = GameSettings {
             size: self.size,
             rule: self.rule,
@@ -347,6 +375,10 @@ impl TuneSpec {
             openings.list.len() as u64,
             progress,
         )?;
+        let base_source = match &brain {
+            Some(b) => format!("the brain's own settings ({})", b),
+            None => base_source,
+        };
         let config = TuneConfig {
             format: FORMAT_VERSION,
             base_source,
@@ -364,6 +396,7 @@ impl TuneSpec {
             openings_source: openings.source,
             openings: openings.list,
             verify,
+            engine: brain,
         };
         config.validate()?;
         Ok(config)
@@ -497,6 +530,12 @@ fn tuned_params(
         let Some(e) = entries.get(spec.name) else {
             continue;
         };
+        if e.integer.is_some() {
+            return Err(TuneError::spec(
+                format!("params.{}.integer", spec.name),
+                "the engine's parameters are all integers: integer is for an external brain",
+            ));
+        }
         let name = spec.name;
         let (dmin, dmax) = (f64::from(spec.min), f64::from(spec.max));
         let key = |k: &str| format!("params.{name}.{k}");
@@ -545,39 +584,59 @@ fn tuned_params(
                 ),
             ));
         }
-        let c_end = e.c_end.unwrap_or((max - min) / 20.0);
-        if !c_end.is_finite() || c_end <= 0.0 || c_end > max - min {
-            return Err(TuneError::spec(
-                key("c_end"),
-                format!(
-                    "{} must be positive and at most max - min = {}",
-                    num(c_end),
-                    num(max - min)
-                ),
-            ));
-        }
-        let r_end = e.r_end.unwrap_or(DEFAULT_R_END);
-        if !r_end.is_finite() || r_end <= 0.0 {
-            return Err(TuneError::spec(
-                key("r_end"),
-                format!("{} must be positive", num(r_end)),
-            ));
-        }
-        let travel = schedule::travel(e, default_travel, &key("travel"))?;
-        let p = SpsaParam {
-            name: name.to_string(),
-            start,
-            min,
-            max,
-            c_end,
-            r_end,
-            travel,
-            integer: true,
-        };
-        p.validate()?;
-        out.push(p);
+        out.push(spsa_param(
+            name,
+            e,
+            [start, min, max],
+            true,
+            default_travel,
+        )?);
     }
     Ok(out)
+}
+
+/// The SPSA parameter `name` with `[start, min, max]` checked by the caller: the schedule's
+/// `c_end` (default `(max - min) / 20`) and `r_end` (default [`DEFAULT_R_END`]) of `e`,
+/// checked, and the whole validated.
+fn spsa_param(
+    name: &str,
+    e: &ParamEntry,
+    [start, min, max]: [f64; 3],
+    integer: bool,
+    default_travel: f64,
+) -> Result<SpsaParam> {
+    let key = |k: &str| format!("params.{name}.{k}");
+    let c_end = e.c_end.unwrap_or((max - min) / 20.0);
+    if !c_end.is_finite() || c_end <= 0.0 || c_end > max - min {
+        return Err(TuneError::spec(
+            key("c_end"),
+            format!(
+                "{} must be positive and at most max - min = {}",
+                num(c_end),
+                num(max - min)
+            ),
+        ));
+    }
+    let r_end = e.r_end.unwrap_or(DEFAULT_R_END);
+    if !r_end.is_finite() || r_end <= 0.0 {
+        return Err(TuneError::spec(
+            key("r_end"),
+            format!("{} must be positive", num(r_end)),
+        ));
+    }
+    let travel = schedule::travel(e, default_travel, &key("travel"))?;
+    let p = SpsaParam {
+        name: name.to_string(),
+        start,
+        min,
+        max,
+        c_end,
+        r_end,
+        travel,
+        integer,
+    };
+    p.validate()?;
+    Ok(p)
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use wuzi_engine::Params;
+use crate::setting::Setting;
 
 use crate::config::TuneConfig;
 use crate::error::{Result, TuneError};
@@ -99,10 +99,10 @@ pub struct TuneOutcome {
     pub history: Vec<IterationRecord>,
     /// Engine+'s results over the whole tune.
     pub totals: Totals,
-    /// The starting parameter set.
-    pub start: Params,
-    /// The tuned parameter set (theta rounded).
-    pub tuned: Params,
+    /// The starting setting.
+    pub start: Setting,
+    /// The tuned setting (theta rounded).
+    pub tuned: Setting,
     /// Games played in this session.
     pub games_played: u64,
     /// Wall time of this session.
@@ -205,7 +205,7 @@ pub fn tune(
         observer,
     )?;
     let (state, history) = store.close()?;
-    let tuned = config.params_at(&state.theta)?;
+    let tuned = config.setting_at(&state.theta)?;
     Ok(TuneOutcome {
         theta: state.theta,
         iterations_done: state.iteration,
@@ -214,7 +214,7 @@ pub fn tune(
         resumed_from,
         history,
         totals: state.totals,
-        start: config.start_params()?,
+        start: config.start_setting()?,
         tuned,
         games_played,
         elapsed: started.elapsed(),

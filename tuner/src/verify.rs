@@ -9,6 +9,8 @@ use wuzi_arena::run::{run, Progress, RunOptions, RunOutcome};
 use wuzi_arena::stats::Estimate;
 use wuzi_engine::Params;
 
+use crate::setting::Setting;
+
 use crate::config::TuneConfig;
 use crate::error::{Result, TuneError};
 use crate::folder::{load_config, STATE_FILE, TUNED_FILE};
@@ -26,7 +28,7 @@ pub const VERIFY_DIR: &str = "verify";
 /// so pairs beyond the number of openings replay the same games: their results are not new
 /// evidence and the Elo interval is then too narrow. Give the match at least as many openings
 /// as pairs ([`repeats_openings`]).
-pub fn verify_config(config: &TuneConfig, tuned: &Params, start: &Params) -> Result<RunConfig> {
+pub fn verify_config(config: &TuneConfig, tuned: &Setting, start: &Setting) -> Result<RunConfig> {
     Ok(config.verification(tuned, start))
 }
 
@@ -45,8 +47,8 @@ pub struct VerifyOutcome {
 /// arena's files go there and a match already recorded with the same settings is continued.
 pub fn verify(
     config: &TuneConfig,
-    tuned: &Params,
-    start: &Params,
+    tuned: &Setting,
+    start: &Setting,
     concurrency: usize,
     out: Option<&Path>,
     observer: &mut dyn FnMut(&Progress<'_>),
@@ -71,10 +73,10 @@ pub fn verify(
 pub struct LoadedTune {
     /// The tune's configuration.
     pub config: TuneConfig,
-    /// The starting set.
-    pub start: Params,
-    /// The tuned set (`tuned.toml`, else theta rounded).
-    pub tuned: Params,
+    /// The starting setting.
+    pub start: Setting,
+    /// The tuned setting (`tuned.toml` for the engine, else theta rounded).
+    pub tuned: Setting,
     /// Iterations completed.
     pub iteration: u64,
 }
@@ -84,15 +86,18 @@ pub struct LoadedTune {
 pub fn load_tune(dir: &Path) -> Result<LoadedTune> {
     let config = load_config(dir)?;
     let cp = TuneState::load(&dir.join(STATE_FILE), &config)?;
-    let start = config.start_params()?;
+    let start = config.start_setting()?;
     let tuned_path = dir.join(TUNED_FILE);
-    let tuned = if tuned_path.exists() {
-        Params::load(&tuned_path).map_err(|error| TuneError::ParamFile {
-            path: tuned_path,
-            error,
-        })?
+    // An engine's `tuned.toml` may have been edited by hand; a brain's values come from theta.
+    let tuned = if tuned_path.exists() && config.engine.is_none() {
+        Setting::Engine(
+            Params::load(&tuned_path).map_err(|error| TuneError::ParamFile {
+                path: tuned_path,
+                error,
+            })?,
+        )
     } else {
-        config.params_at(&cp.theta)?
+        config.setting_at(&cp.theta)?
     };
     Ok(LoadedTune {
         config,

@@ -12,12 +12,13 @@ use std::time::Instant;
 use wuzi_arena::stats::Estimate;
 use wuzi_engine::Params;
 use wuzi_tuner::config::VerifyConfig;
+use wuzi_tuner::setting::Setting;
 use wuzi_tuner::spec::{load_openings, TuneConfig, TuneSpec};
 use wuzi_tuner::tune::{tune, TuneOptions};
 use wuzi_tuner::verify::verify;
 
 /// `params` against the defaults on the README's verification openings.
-fn against_defaults(config: &TuneConfig, params: &Params) -> Estimate {
+fn against_defaults(config: &TuneConfig, setting: &Setting) -> Estimate {
     let mut against = config.clone();
     let openings = load_openings(
         "random:400",
@@ -36,10 +37,17 @@ fn against_defaults(config: &TuneConfig, params: &Params) -> Estimate {
         seed: 4242,
         openings: Some(openings),
     };
-    verify(&against, params, &Params::default(), 2, None, &mut |_| {})
-        .expect("the match plays")
-        .elo
-        .expect("an estimate")
+    verify(
+        &against,
+        setting,
+        &Setting::Engine(Params::default()),
+        2,
+        None,
+        &mut |_| {},
+    )
+    .expect("the match plays")
+    .elo
+    .expect("an estimate")
 }
 
 #[test]

@@ -11,6 +11,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use wuzi_tuner::setting::Setting;
 use wuzi_tuner::shared::{work, SharedState, WorkerOptions, SHARED_FILE};
 use wuzi_tuner::spec::{TuneConfig, TuneSpec};
 use wuzi_tuner::tune::{tune, TuneOptions};
@@ -218,8 +219,8 @@ fn four_workers_on_the_example_budget() {
     let tuned = wuzi_engine::Params::load(&out.join("tuned.toml")).expect("tuned.toml");
     let v = wuzi_tuner::verify::verify(
         &config,
-        &tuned,
-        &wuzi_engine::Params::default(),
+        &Setting::Engine(tuned),
+        &Setting::Engine(wuzi_engine::Params::default()),
         2,
         None,
         &mut |_| {},

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use wuzi_arena::stats::Estimate;
 use wuzi_engine::Params;
+use wuzi_tuner::setting::Setting;
 use wuzi_tuner::spec::{TuneConfig, TuneSpec};
 use wuzi_tuner::tune::{
     tune, TuneOptions, TuneOutcome, CONFIG_FILE, HISTORY_FILE, STATE_FILE, TUNED_FILE,
@@ -156,7 +157,7 @@ fn resume_and_concurrency_give_the_same_tune() {
     }
     // The tuned file loads as a parameter set and matches the outcome.
     let tuned = Params::load(&whole_dir.join(TUNED_FILE)).expect("loads");
-    assert_eq!(tuned, whole.tuned);
+    assert_eq!(Setting::Engine(tuned), whole.tuned);
     // Resuming a finished tune plays nothing and changes nothing.
     let again = run(&c, Some(&parts_dir), 2, None);
     assert_eq!((again.games_played, again.theta), (0, whole.theta.clone()));
@@ -440,7 +441,8 @@ fn detuned_start_recovers_convincingly() {
     // Against the shipped defaults (information: how much of the gap was closed).
     let mut against = c.clone();
     against.verify.pairs = 400;
-    let v = verify(&against, &o.tuned, &Params::default(), 2, None, &mut |_| {}).expect("runs");
+    let default = Setting::Engine(Params::default());
+    let v = verify(&against, &o.tuned, &default, 2, None, &mut |_| {}).expect("runs");
     eprintln!("tuned vs defaults: Elo {:?}", v.elo);
     cleanup(&dir);
 }

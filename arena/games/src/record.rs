@@ -50,6 +50,10 @@ pub struct RecordPlayer {
     /// max_node 5000`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub given: Option<String>,
+    /// The parameter values an external brain was given through its channel, and how
+    /// (`{"via": "info", "values": {"defence": "60"}, "sent": "INFO defence 60"}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given_params: Option<wuzi_players::GivenParams>,
     /// Protocol notes of an external brain in this game: lines it sent that were not
     /// understood (noise, `ERROR`s), a missing `OK`, ... (at most
     /// [`wuzi_players::external::MAX_NOTES`], then a count).
@@ -140,6 +144,9 @@ impl GameRecord {
         for (player, report) in [&mut black, &mut white].into_iter().zip(&result.reports) {
             if report.given.is_some() {
                 player.given.clone_from(&report.given);
+            }
+            if report.params.is_some() {
+                player.given_params.clone_from(&report.params);
             }
             player.notes.extend(report.notes.iter().cloned());
         }
@@ -430,12 +437,14 @@ mod tests {
                 name: "a".into(),
                 params: BTreeMap::new(),
                 given: None,
+                given_params: None,
                 notes: Vec::new(),
             },
             RecordPlayer {
                 name: "b".into(),
                 params: [("defence".to_string(), 20)].into_iter().collect(),
                 given: None,
+                given_params: None,
                 notes: Vec::new(),
             },
             &result,

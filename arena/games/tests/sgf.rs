@@ -39,6 +39,7 @@ fn played_game() -> GameRecord {
         name: s.name.clone(),
         params: BTreeMap::new(),
         given: None,
+        given_params: None,
         notes: Vec::new(),
     };
     GameRecord::new(

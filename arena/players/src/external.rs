@@ -20,7 +20,9 @@
 //! `threads=` becomes `INFO thread_num`, `hash-mb=` `INFO max_memory` (the hash plus what
 //! `pbrain-wuzi` keeps aside, so a `pbrain-wuzi` brain gets exactly that hash). Every record
 //! says which limits the brain was given (`given`: the limit `INFO` lines). Engine options go
-//! on its command line: for `pbrain-wuzi`, `arg=--params=FILE.toml` or `arg=--set=defence=60`.
+//! on its command line (`arg=--params=FILE.toml` for `pbrain-wuzi`), or, as values, through a
+//! parameter channel ([`ParamChannel`]): `params=info|args|config` with `param-prefix=`,
+//! `param-arg=` (repeatable), `param-template=`, `param-file=`, and `set=NAME=VALUE` per value.
 //!
 //! Protocol options ([`BrainOptions`]): `settle-ms=N` (default [`DEFAULT_SETTLE_MS`]),
 //! `setup=board|turn`, `start-ms=N` (default [`DEFAULT_START_MS`]), `end-ms=N` (default
@@ -74,12 +76,15 @@
 //! each line is written at once to the game's log file, with the ms since the game's start. A brain that reads files relative to its working folder
 //! (weights, configuration) needs `dir=` set to its own folder.
 
+mod channel;
+mod notes;
 mod options;
 mod player;
 mod process;
 mod protocol;
 mod transcript;
 
+pub use channel::ParamChannel;
 pub use options::{BrainOptions, SetupMode, DEFAULT_END_MS, DEFAULT_SETTLE_MS, DEFAULT_START_MS};
 pub use player::{
     query_about, ExternalPlayer, DEFAULT_GRACE_MS, DEFAULT_TURN_MS, MAX_NOTES, START_TIMEOUT_MS,

@@ -31,6 +31,8 @@ pub mod timer;
 pub use engine_player::EnginePlayer;
 pub use error::SpecError;
 pub use limits::{parse_tc, PlayerLimits, DEFAULT_HASH_MB, MAX_HASH_MB};
-pub use player::{GameStart, MoveReply, MoveRequest, Player, PlayerError, PlayerReport};
+pub use player::{
+    GameStart, GivenParams, MoveReply, MoveRequest, Player, PlayerError, PlayerReport,
+};
 pub use scripted::Scripted;
 pub use spec::{params_from_diff, PlayerKind, PlayerSpec};

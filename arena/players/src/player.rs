@@ -5,6 +5,9 @@
 //! and a case in [`crate::PlayerSpec::build`], as the external Gomocup brain
 //! ([`crate::external`]) does; the referee, runner and records need no change.
 
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use wuzi_engine::Clock;
 use wuzi_engine::{Board, Pos, Rule, Stone};
@@ -100,4 +103,23 @@ pub struct PlayerReport {
     /// [`crate::external::TAIL_LINES`], each cut), for the record of a loss by crash, time
     /// or illegal move; empty for players without a protocol.
     pub last_lines: Vec<String>,
+    /// The parameter values an external brain was given through its channel, and how
+    /// ([`crate::external::ParamChannel`]).
+    pub params: Option<GivenParams>,
+    /// The brain refused its parameters (an `ERROR` naming one, or no start with them): the
+    /// run or tune must stop rather than count the game.
+    pub rejected: Option<String>,
+}
+
+/// What a brain was given for one game: the channel, the values and the text sent (the
+/// `INFO` lines, the arguments, or the file written). Kept in the game's record.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GivenParams {
+    /// `info`, `args` or `config`.
+    pub via: String,
+    /// Each parameter's value, as sent.
+    pub values: BTreeMap<String, String>,
+    /// How they went: `INFO defence 60; INFO tempo 20`, `--set defence=60 ...` or
+    /// `config.toml (from /path/template.toml)`.
+    pub sent: String,
 }

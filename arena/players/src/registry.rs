@@ -14,7 +14,19 @@
 //! end-ms = 2000            # grace after END before it is killed
 //! info = ["hash_size 16384"]            # extra INFO lines every game
 //! extensions = ["max_node", "max_depth"] # Yixin-Board INFO keys it honours
+//! params = "config"                     # how parameter values reach it: info, args or config
+//! param-template = "rapfi-config.toml"  # config: the template ({{name}} placeholders)
+//! param-file = "config.toml"            # config: the file written in its working folder
+//! # param-prefix = "param_"             # info: INFO <prefix><name> <value>
+//! # param-args = ["--set", "{name}={value}"]  # args: per parameter, on its command line
 //! ```
+//!
+//! `command`, `args`, `dir` and `param-template` may use `~` (the home folder) and environment
+//! variables (`$PEERS`, `${PEERS}`, `${PEERS:-~/peers}` with a default), expanded when the file
+//! is read ([`expand`]); an unset variable without a default is an error naming it. So one
+//! registry serves every machine: `command = "${PEERS:-~/peers}/rapfi/pbrain-rapfi"`.
+//! The parameter channel ([`crate::external::ParamChannel`]) is checked when the file is read
+//! (the template must exist and render).
 //!
 //! A `command` with a path separator is resolved against the registry file's folder, so is
 //! `dir`; a bare command name is looked up in `PATH` when the brain starts. `extensions`, when
@@ -32,7 +44,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use thiserror::Error;
 
-use crate::external::{BrainOptions, SetupMode};
+use crate::external::{BrainOptions, ParamChannel, SetupMode};
 
 /// The environment variable naming the registry file.
 pub const ENV_VAR: &str = "WUZI_ENGINES";
@@ -87,7 +99,7 @@ struct RawBrain {
     #[serde(default)]
     args: Vec<String>,
     #[serde(default)]
-    dir: Option<PathBuf>,
+    dir: Option<String>,
     #[serde(default)]
     description: Option<String>,
     #[serde(default)]
@@ -102,6 +114,86 @@ struct RawBrain {
     info: Vec<String>,
     #[serde(default)]
     extensions: Option<Vec<String>>,
+    // The parameter channel (issue 23); `serde(flatten)` does not mix with
+    // `deny_unknown_fields`, so the keys are here and grouped by `channel()`.
+    #[serde(default)]
+    params: Option<String>,
+    #[serde(default)]
+    param_prefix: Option<String>,
+    #[serde(default)]
+    param_args: Option<Vec<String>>,
+    #[serde(default)]
+    param_template: Option<String>,
+    #[serde(default)]
+    param_file: Option<String>,
+}
+
+impl RawBrain {
+    /// Its parameter channel keys.
+    fn channel(&mut self) -> RawChannel {
+        RawChannel {
+            params: self.params.take(),
+            param_prefix: self.param_prefix.take(),
+            param_args: self.param_args.take(),
+            param_template: self.param_template.take(),
+            param_file: self.param_file.take(),
+        }
+    }
+}
+
+/// The parameter channel keys of one brain.
+struct RawChannel {
+    params: Option<String>,
+    param_prefix: Option<String>,
+    param_args: Option<Vec<String>>,
+    param_template: Option<String>,
+    param_file: Option<String>,
+}
+
+impl RawChannel {
+    /// The channel of brain `name`, its template path expanded and resolved against `base`.
+    fn resolve(self, name: &str, base: &Path) -> Result<Option<ParamChannel>, String> {
+        let Some(kind) = self.params else {
+            let stray = self.param_prefix.is_some()
+                || self.param_args.is_some()
+                || self.param_template.is_some()
+                || self.param_file.is_some();
+            if stray {
+                return Err(format!(
+                    "brains.{name}: param-prefix, param-args, param-template and param-file \
+                     need params = \"info\", \"args\" or \"config\""
+                ));
+            }
+            return Ok(None);
+        };
+        let template = self
+            .param_template
+            .map(|t| expand(&t, &format!("brains.{name}.param-template")).map(PathBuf::from))
+            .transpose()?;
+        ParamChannel::from_parts(
+            &kind,
+            self.param_prefix,
+            self.param_args,
+            template,
+            self.param_file,
+            base,
+        )
+        .map(Some)
+        .map_err(|e| format!("brains.{name}.params: {e}"))
+    }
+}
+
+/// `text` with `$VAR`, `${VAR}` and `${VAR:-default}` expanded, then a leading `~` (so a
+/// default may start with one); `key` names it in the error for an unset variable.
+pub fn expand(text: &str, key: &str) -> Result<String, String> {
+    let env = shellexpand::env(text).map_err(|e| {
+        format!(
+            "{key}: environment variable {} is not set (in '{text}'; ${{{}:-DEFAULT}} gives a \
+             default)",
+            e.var_name, e.var_name
+        )
+    })?;
+    Ok(shellexpand::tilde(&env).into_owned())
 }
 
 /// The file.
@@ -172,7 +264,7 @@ impl Registry {
             .unwrap_or_else(|| PathBuf::from("."));
         let base = base.canonicalize().unwrap_or(base);
         let mut brains = BTreeMap::new();
-        for (name, b) in raw.brains {
+        for (name, mut b) in raw.brains {
             let bad_name = name.is_empty()
                 || name.contains([',', '='])
                 || name.chars().any(char::is_whitespace);
@@ -181,7 +273,8 @@ impl Registry {
                     "brain name '{name}': no commas, '=' or spaces (it is used in --player)"
                 )));
             }
-            let command = b.command.trim().to_string();
+            let key = |k: &str| format!("brains.{name}.{k}");
+            let command = expand(b.command.trim(), &key("command")).map_err(invalid)?;
             if command.is_empty() {
                 return Err(invalid(format!("brains.{name}.command is empty")));
             }
@@ -194,7 +287,18 @@ impl Registry {
             };
             let dir = b
                 .dir
+                .take()
+                .map(|d| expand(&d, &key("dir")).map(PathBuf::from))
+                .transpose()
+                .map_err(invalid)?
                 .map(|d| if d.is_relative() { base.join(d) } else { d });
+            let args = b
+                .args
+                .iter()
+                .map(|a| expand(a, &key("args")))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(invalid)?;
+            let channel = b.channel().resolve(&name, &base).map_err(invalid)?;
             let extensions = match b.extensions {
                 Some(list) => {
                     let mut out = Vec::new();
@@ -218,13 +322,15 @@ impl Registry {
                 start_ms: b.start_ms,
                 end_ms: b.end_ms,
                 info: b.info,
+                channel,
+                values: BTreeMap::new(),
             };
             brains.insert(
                 name.clone(),
                 BrainEntry {
                     name,
                     command,
-                    args: b.args,
+                    args,
                     dir,
                     description: b.description,
                     options,
@@ -337,6 +443,39 @@ info = ["hash_size 16384"]
         assert_eq!(m.options.info, ["hash_size 16384"]);
         assert!(m.supports("max_node"), "no list: trusted");
         assert_eq!(r.brains().count(), 2);
+    }
+
+    /// Issue 23 point 5: a registry a user can copy: `~`, `$VAR`, `${VAR}` and
+    /// `${VAR:-default}` in paths; an unset variable is an error naming it.
+    #[test]
+    fn home_and_environment_variables_are_expanded() {
+        let home = std::env::var("HOME").expect("HOME is set");
+        let text = r#"
+[brains.a]
+command = "~/peers/a/pbrain-a"
+args = ["--config=${HOME}/a.toml"]
+dir = "$HOME/work-a"
+
+[brains.b]
+command = "${WUZI_TEST_UNSET_PEERS_23:-~/peers}/b/pbrain-b"
+"#;
+        let r = Registry::parse(text, Path::new("/srv/reg/engines.toml")).expect("valid");
+        let a = r.get("a").expect("there");
+        assert_eq!(a.command, format!("{home}/peers/a/pbrain-a"));
+        assert_eq!(a.args, [format!("--config={home}/a.toml")]);
+        assert_eq!(a.dir, Some(PathBuf::from(format!("{home}/work-a"))));
+        let b = r.get("b").expect("there");
+        assert_eq!(b.command, format!("{home}/peers/b/pbrain-b"));
+        let e = Registry::parse(
+            "[brains.c]\ncommand = \"${WUZI_TEST_UNSET_PEERS_23}/c\"\n",
+            Path::new("/x/engines.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("brains.c.command") && e.contains("WUZI_TEST_UNSET_PEERS_23 is not set"),
+            "{e}"
+        );
     }
 
     #[test]

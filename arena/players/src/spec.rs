@@ -154,9 +154,23 @@ impl PlayerSpec {
         if l.nodes == Some(0) {
             return Err(bad("nodes=0: the node limit must be at least 1".into()));
         }
-        if let PlayerKind::External { command, .. } = &self.kind {
+        if let PlayerKind::External {
+            command, options, ..
+        } = &self.kind
+        {
             if command.is_empty() {
                 return Err(bad("empty cmd".into()));
+            }
+            match &options.channel {
+                Some(c) => c.check_values(&options.values).map_err(bad)?,
+                None if !options.values.is_empty() => {
+                    return Err(bad(
+                        "set=NAME=VALUE on an external brain needs a parameter channel: \
+                         params=info|args|config (or params = ... in its registry entry)"
+                            .into(),
+                    ))
+                }
+                None => {}
             }
             if !l.is_bounded() {
                 return Err(bad(
@@ -217,8 +231,9 @@ impl PlayerSpec {
     /// and the protocol options `settle-ms=N`, `setup=board|turn`, `start-ms=N`, `end-ms=N`,
     /// `info=KEY VALUE` (repeatable) (see [`crate::external`]); it takes `move-ms`/`tc`,
     /// `nodes`/`depth` (sent as `INFO max_node`/`max_depth`; the defaults' node and depth
-    /// limits are not applied to it), `threads` and `hash-mb`, but no `params`, `set` or
-    /// `preset`. Without `name=` it is named after its `ABOUT` answer, else after the
+    /// limits are not applied to it), `threads` and `hash-mb`, and parameter values: a channel
+    /// `params=info|args|config` (with `param-prefix=`, `param-arg=`, `param-template=`,
+    /// `param-file=`; or the registry entry's) and `set=NAME=VALUE` items, but no `preset`. Without `name=` it is named after its `ABOUT` answer, else after the
     /// program's file name. Brains of a registry: see [`PlayerSpec::parse_with`].
     pub fn parse(text: &str, defaults: &PlayerLimits) -> Result<PlayerSpec> {
         Self::parse_with(text, defaults, None)
@@ -255,6 +270,7 @@ impl PlayerSpec {
         let mut extra_info = Vec::new();
         let mut own_nodes = None;
         let mut own_depth = None;
+        let mut channel_parts = ChannelParts::default();
         for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let Some((key, value)) = item.split_once('=') else {
                 if name.is_none() && bare.is_none() {
@@ -307,6 +323,10 @@ impl PlayerSpec {
                 "info" => {
                     option_keys = true;
                     extra_info.push(value.to_string());
+                }
+                "param-prefix" | "param-arg" | "param-template" | "param-file" => {
+                    option_keys = true;
+                    channel_parts.add(&key, value);
                 }
                 "nodes" => {
                     let n = num(value)?;
@@ -400,12 +420,22 @@ impl PlayerSpec {
             options.setup = mode;
         }
         if let Some(command) = command {
-            if engine_keys {
+            if classic.is_some() {
                 return Err(bad(
-                    "params, set and preset do not apply to an external brain (pass its \
-                     options with arg=...)"
+                    "preset does not apply to an external brain (pass its options with arg=..., \
+                     or its parameters with params=info|args|config and set=NAME=VALUE)"
                         .into(),
                 ));
+            }
+            let kind = file.as_ref().map(|f| f.display().to_string());
+            channel_parts.apply(kind, &mut options).map_err(&bad)?;
+            for set in &sets {
+                let (n, v) = set
+                    .split_once('=')
+                    .ok_or_else(|| bad(format!("set={set}: expected set=NAME=VALUE")))?;
+                options
+                    .values
+                    .insert(n.trim().to_string(), v.trim().to_string());
             }
             limits.nodes = own_nodes;
             limits.depth = own_depth;
@@ -413,8 +443,8 @@ impl PlayerSpec {
         }
         if !args.is_empty() || workdir.is_some() || option_keys {
             return Err(bad(
-                "arg, dir, settle-ms, setup, start-ms, end-ms and info need cmd=PROGRAM or a \
-                 registry brain"
+                "arg, dir, settle-ms, setup, start-ms, end-ms, info and param-* need \
+                 cmd=PROGRAM or a registry brain"
                     .into(),
             ));
         }
@@ -495,6 +525,68 @@ impl PlayerSpec {
         };
         spec.validate()?;
         Ok(spec)
+    }
+}
+
+/// The parameter channel items of a `--player` spec (`params=KIND` is the kind; `param-prefix`,
+/// `param-arg` (repeatable), `param-template`, `param-file` its parts).
+#[derive(Default)]
+struct ChannelParts {
+    prefix: Option<String>,
+    args: Option<Vec<String>>,
+    template: Option<PathBuf>,
+    file: Option<String>,
+}
+
+impl ChannelParts {
+    fn add(&mut self, key: &str, value: &str) {
+        match key {
+            "param-prefix" => self.prefix = Some(value.to_string()),
+            "param-arg" => self
+                .args
+                .get_or_insert_with(Vec::new)
+                .push(value.to_string()),
+            "param-template" => self.template = Some(PathBuf::from(value)),
+            _ => self.file = Some(value.to_string()),
+        }
+    }
+
+    fn given(&self) -> bool {
+        self.prefix.is_some()
+            || self.args.is_some()
+            || self.template.is_some()
+            || self.file.is_some()
+    }
+
+    /// Sets the channel of `options` from `params=KIND` and the parts (a relative template
+    /// is taken from the current folder); without `params=`, parts are an error.
+    fn apply(
+        self,
+        kind: Option<String>,
+        options: &mut BrainOptions,
+    ) -> std::result::Result<(), String> {
+        let Some(kind) = kind else {
+            if self.given() {
+                return Err(
+                    "param-prefix, param-arg, param-template and param-file need \
+                            params=info|args|config"
+                        .into(),
+                );
+            }
+            return Ok(());
+        };
+        let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let channel = crate::external::ParamChannel::from_parts(
+            &kind,
+            self.prefix,
+            self.args,
+            self.template,
+            self.file,
+            &base,
+        )
+        .map_err(|e| format!("params={kind}: {e}"))?;
+        options.channel = Some(channel);
+        Ok(())
     }
 }
 

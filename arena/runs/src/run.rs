@@ -486,6 +486,14 @@ fn play_job(
         cache.push((wi, white));
         return Ok(None);
     };
+    // A brain that refused its parameters cannot play this run: stop it (the games already
+    // recorded are kept) rather than score it a loss every game.
+    if let Some(why) = result.reports.iter().find_map(|r| r.rejected.as_ref()) {
+        return Err(ArenaError::Config(format!(
+            "{why} (this game is not recorded; the games recorded so far are kept: fix the \
+             parameters and resume)"
+        )));
+    }
     // A crashed player may be in any state: build it afresh for the next game.
     let crashed = (result.reason == Reason::Crash)
         .then(|| result.winner.map(|w| w.opp()))
@@ -505,6 +513,7 @@ fn play_job(
         name: config.players[i].name.clone(),
         params: config.players[i].params_diff(),
         given: None,
+        given_params: None,
         notes: Vec::new(),
     };
     Ok(Some(

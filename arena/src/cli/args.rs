@@ -26,8 +26,9 @@ dir=work/x,move-ms=1000' (cmd: the program; arg: one argument, repeatable; dir: 
 default a temporary one; move-ms and tc are sent as INFO timeout_turn/timeout_match, nodes and depth \
 as INFO max_node/max_depth (the run-wide --nodes/--depth apply to in-process engines only); threads \
 and hash-mb as INFO thread_num and max_memory; protocol options settle-ms (default 50), \
-setup=board|turn, start-ms, end-ms, info='KEY VALUE'; the name defaults to the brain's ABOUT \
-name).\n\nBrains by name: --player rapfi or --player rapfi,move-ms=200 (or brain=rapfi) takes the \
+setup=board|turn, start-ms, end-ms, info='KEY VALUE'; parameter values set=NAME=VALUE through a \
+channel params=info|args|config (param-prefix, param-arg (repeatable), param-template, param-file; \
+or the registry's params = ...); the name defaults to the brain's ABOUT name).\n\nBrains by name: --player rapfi or --player rapfi,move-ms=200 (or brain=rapfi) takes the \
 brain from a registry TOML file: --engines FILE, else $WUZI_ENGINES, else ./engines.toml, else \
 ~/.config/wuzi/engines.toml (example: suites/engines.example.toml). With a registry, a bare name \
 that is not one of its brains is an error (name an engine player with name=).\n\nExit status: 0 \

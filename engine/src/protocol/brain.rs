@@ -105,6 +105,11 @@ impl Brain {
         &self.settings
     }
 
+    /// The engine's parameters in force (the command line's, then any `INFO NAME VALUE`).
+    pub fn params(&self) -> &Params {
+        self.engine.params()
+    }
+
     /// The transposition table size (MB) the next search will use.
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
@@ -239,8 +244,30 @@ impl Brain {
                 let d = number()?.min(i32::MAX as u64) as i32;
                 self.settings.max_depth = Some(d).filter(|&d| d > 0);
             }
+            // One of the engine's tunables, under the name `wuzi params` prints (the arena's
+            // `params = "info"` channel, Yixin-Board style): set it for the games to come.
+            name if Params::spec(name).is_some() => self.set_param(name, value)?,
             // Other keys (evaluate, ...) are informational: ignore them, as the protocol asks.
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// `INFO NAME VALUE` for a tunable parameter: range-checked, then in force (the table,
+    /// whose scores the old value produced, is cleared).
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), Failure> {
+        let bad = |message: String| ProtocolError::BadParam {
+            name: name.to_string(),
+            message,
+        };
+        let v = value
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| bad(format!("'{value}' is not an integer")))?;
+        let mut params = self.engine.params().clone();
+        params.set(name, v).map_err(|e| bad(e.to_string()))?;
+        if params != *self.engine.params() {
+            self.engine.set_params(params);
         }
         Ok(())
     }
@@ -483,6 +510,40 @@ mod tests {
             })
             .collect();
         (reply, messages)
+    }
+
+    /// Issue 23: the arena's `params = "info"` channel sets every tunable by its name; a value
+    /// the engine does not take is an `ERROR` naming the parameter, and other keys stay ignored.
+    #[test]
+    fn info_sets_tunable_parameters_by_name() {
+        let mut b = brain();
+        let d = Params::default();
+        let (defence, tempo) = (d.defence + 7, d.tempo + 3);
+        let lines = [
+            "START 15".to_string(),
+            format!("INFO defence {defence}"),
+            format!("INFO tempo {tempo}"),
+            "INFO evaluate 1".to_string(),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(send(&mut b, &lines), ["OK"]);
+        assert_eq!((b.params().defence, b.params().tempo), (defence, tempo));
+        let mut expected = d.clone();
+        expected.set("defence", i64::from(defence)).unwrap();
+        expected.set("tempo", i64::from(tempo)).unwrap();
+        assert_eq!(*b.params(), expected, "nothing else changed");
+        let r = send(&mut b, &["INFO defence 100000"]);
+        assert!(
+            r.len() == 1 && r[0].starts_with("ERROR parameter defence:") && r[0].contains("range"),
+            "{r:?}"
+        );
+        let r = send(&mut b, &["INFO defence many"]);
+        assert_eq!(r, ["ERROR parameter defence: 'many' is not an integer"]);
+        assert_eq!(
+            b.params().defence,
+            defence,
+            "a refused value changes nothing"
+        );
     }
 
     #[test]

@@ -55,6 +55,15 @@ pub enum ProtocolError {
         /// The rejected value.
         value: String,
     },
+    /// `INFO NAME VALUE` for one of the engine's tunable parameters with a value it does
+    /// not take (not an integer, or outside the declared range).
+    #[error("parameter {name}: {message}")]
+    BadParam {
+        /// The parameter, as `wuzi params` names it.
+        name: String,
+        /// The engine's complaint (names the range).
+        message: String,
+    },
     /// `INFO` without a value.
     #[error("INFO needs a key and a value")]
     InfoMissingValue,

@@ -246,8 +246,8 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &Session) -> Resu
         );
         return Ok(());
     }
-    let tuned = config.params_at(&outcome.state.theta)?;
-    let start = config.start_params()?;
+    let tuned = config.setting_at(&outcome.state.theta)?;
+    let start = config.start_setting()?;
     let o = TuneOutcome {
         theta: outcome.state.theta.clone(),
         iterations_done: outcome.state.applied,
@@ -314,7 +314,7 @@ fn report_tune(config: &TuneConfig, o: &TuneOutcome, dir: &Path) {
             p.name,
             p.start,
             o.theta[i],
-            o.tuned.get(&p.name).unwrap_or_default(),
+            o.tuned.get(&p.name).unwrap_or_else(|| "-".into()),
             p.min,
             p.max
         );

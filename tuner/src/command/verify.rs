@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::setting::Setting;
 use wuzi_arena::opening::{progress_bar, show_progress};
 use wuzi_arena::run::{default_concurrency, Progress};
 use wuzi_arena::stats::{EloModel, SprtParams};
 use wuzi_arena::summary::{fmt_estimate, render};
-use wuzi_engine::Params;
 
 use crate::config::TuneConfig;
 use crate::error::{Result, TuneError};
@@ -161,8 +161,8 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
 /// writes its charts and report.
 pub(super) fn run_verify(
     config: &TuneConfig,
-    tuned: &Params,
-    start: &Params,
+    tuned: &Setting,
+    start: &Setting,
     concurrency: usize,
     out: &Path,
     quiet: bool,

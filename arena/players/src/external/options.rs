@@ -2,10 +2,13 @@
 //! lines. Set per player (`settle-ms=`, `setup=`, `start-ms=`, `end-ms=`, `info=` in a
 //! `--player` spec) or per brain in a registry ([`crate::registry`]).
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+use super::channel::ParamChannel;
 
 /// Default settle gap of external brains, in ms: no command is sent sooner than this after
 /// the brain's last output (Rapfi half-reads a command that arrives within ~30 ms of its
@@ -77,6 +80,14 @@ pub struct BrainOptions {
     /// Extra `INFO` lines sent at the start of every game (`KEY VALUE`, without `INFO`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub info: Vec<String>,
+    /// How parameter values reach the brain, if it takes any (registry `params = ...`,
+    /// `--player ...,params=info`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<ParamChannel>,
+    /// The parameter values sent through `channel` (name, value as text): `set=NAME=VALUE`
+    /// items of a `--player` spec, or a tune's values.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<String, String>,
 }
 
 impl BrainOptions {

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use wuzi_engine::{Pos, Stone};
 
+use super::notes::Notes;
 use super::options::{BrainOptions, SetupMode};
 use super::process::{deadline_in, Process, Wait};
 use super::protocol::{
@@ -17,7 +18,9 @@ use super::protocol::{
 };
 use super::transcript::{self, Transcript};
 use crate::limits::PlayerLimits;
-use crate::player::{GameStart, MoveReply, MoveRequest, Player, PlayerError, PlayerReport};
+use crate::player::{
+    GameStart, GivenParams, MoveReply, MoveRequest, Player, PlayerError, PlayerReport,
+};
 
 /// Longest wait for the answer to `ABOUT`, in milliseconds.
 pub const START_TIMEOUT_MS: u64 = 10_000;
@@ -30,8 +33,7 @@ pub const DEFAULT_TURN_MS: u64 = 30_000;
 /// Wait for the `OK` to a `TAKEBACK` during a `setup=turn` set-up, in ms (some brains do
 /// not answer it at all).
 pub const TAKEBACK_WAIT_MS: u64 = 300;
-/// Notes (noise lines and protocol events) kept per game and player; more are counted.
-pub const MAX_NOTES: usize = 20;
+pub use super::notes::MAX_NOTES;
 
 /// Asks a brain its `ABOUT` line: starts `program` with `args` (in `workdir`, or a temporary
 /// folder), sends `ABOUT`, waits at most [`START_TIMEOUT_MS`] for a line with `name=` (other
@@ -65,33 +67,6 @@ pub fn query_about(
                 return Err(format!("exited after ABOUT: {}", process.exit_note()))
             }
         }
-    }
-}
-
-/// Notes of one game for the record, capped at [`MAX_NOTES`].
-#[derive(Default)]
-struct Notes {
-    kept: Vec<String>,
-    dropped: u64,
-}
-
-impl Notes {
-    fn push(&mut self, note: String) {
-        if self.kept.len() < MAX_NOTES {
-            self.kept.push(note);
-        } else {
-            self.dropped += 1;
-        }
-    }
-
-    /// The notes, with a count of those not kept, and a fresh start.
-    fn take(&mut self) -> Vec<String> {
-        let mut out = std::mem::take(&mut self.kept);
-        if self.dropped > 0 {
-            out.push(format!("... {} more not kept", self.dropped));
-        }
-        self.dropped = 0;
-        out
     }
 }
 
@@ -149,6 +124,14 @@ pub struct ExternalPlayer {
     transcript: transcript::Shared,
     /// Where the next game's protocol log goes (`--log-io`), if anywhere.
     io_log: Option<PathBuf>,
+    /// Processes started so far by this player.
+    spawns: u64,
+    /// The running process has not yet been checked for refusing its `INFO` parameters.
+    params_unchecked: bool,
+    /// The parameters this game was given, for the record.
+    given_params: Option<GivenParams>,
+    /// The brain refused its parameters (see [`PlayerReport::rejected`]).
+    rejected: Option<String>,
 }
 
 impl ExternalPlayer {
@@ -179,6 +162,10 @@ impl ExternalPlayer {
             unclocked_ms: 0,
             transcript: Arc::default(),
             io_log: None,
+            spawns: 0,
+            params_unchecked: false,
+            given_params: None,
+            rejected: None,
         }
     }
 
@@ -251,15 +238,110 @@ impl ExternalPlayer {
         let dir = self
             .folder()
             .map_err(|e| PlayerError::Crash(format!("working folder: {e}")))?;
+        let args = self.process_args(&dir)?;
+        self.spawns += 1;
+        self.params_unchecked = true;
         let process = Process::spawn(
             &self.program_path(),
-            &self.args,
+            &args,
             &dir,
             self.options.settle(),
             Arc::clone(&self.transcript),
         )
         .map_err(|e| PlayerError::Crash(format!("cannot start {}: {e}", self.program)))?;
         Ok(self.process.insert(process))
+    }
+
+    /// The command line of a new process: the brain's arguments, then those of its parameter
+    /// channel; a config channel's file is rendered into `dir` first. A template that does
+    /// not render stops the run ([`PlayerReport::rejected`]).
+    fn process_args(&mut self, dir: &Path) -> Result<Vec<String>, PlayerError> {
+        let mut args = self.args.clone();
+        if let Some(channel) = &self.options.channel {
+            let values = &self.options.values;
+            if let Err(e) = channel.write_config(values, dir) {
+                return Err(self.reject(e));
+            }
+            args.extend(channel.args(values));
+        }
+        Ok(args)
+    }
+
+    /// Records that the brain refused its parameters; the error that loses the game.
+    fn reject(&mut self, why: String) -> PlayerError {
+        let message = format!("{}: {why}", self.name);
+        self.rejected = Some(message.clone());
+        PlayerError::Crash(message)
+    }
+
+    /// A brain given parameters by its command line or a config file that did not start on
+    /// its first process refused them (or cannot start at all): either way nothing can be
+    /// played with it.
+    fn refused_at_start(&mut self, what: String) -> PlayerError {
+        let channel = self.options.channel.as_ref().filter(|c| c.kind() != "info");
+        match channel {
+            Some(c) if self.spawns == 1 && !self.options.values.is_empty() => {
+                let given = c.given(&self.options.values).sent;
+                self.reject(format!(
+                    "{what} with its parameters (via {}: {given}); check the values and the \
+                     template",
+                    c.kind()
+                ))
+            }
+            _ => PlayerError::Crash(what),
+        }
+    }
+
+    /// After the first `INFO` parameters a process got: `ABOUT`, and every line before its
+    /// answer read; an `ERROR`/`UNKNOWN` naming a parameter's key is a refusal.
+    fn check_params(&mut self) -> Result<(), PlayerError> {
+        let Some(channel) = self.options.channel.clone() else {
+            return Ok(());
+        };
+        if !self.params_unchecked || channel.kind() != "info" || self.options.values.is_empty() {
+            return Ok(());
+        }
+        self.params_unchecked = false;
+        let wait = self.options.start_wait();
+        let size = self.game.as_ref().map_or(15, |g| g.size);
+        self.running()?.send("ABOUT").map_err(PlayerError::Crash)?;
+        let deadline = deadline_in(wait);
+        loop {
+            let next = self.running()?.next_line(deadline);
+            let line = match next {
+                Ok(line) => line,
+                Err(Wait::Timeout) => {
+                    self.notes.push(format!(
+                        "no answer to ABOUT within {wait} ms after its parameters"
+                    ));
+                    return Ok(());
+                }
+                Err(Wait::Closed) => {
+                    let note = self.running()?.exit_note();
+                    return Err(self.reject(format!("{note} after its parameters (INFO)")));
+                }
+            };
+            if parse_about(&line).contains_key("name") {
+                return Ok(());
+            }
+            match classify(&line, size) {
+                Line::Refusal(l) => {
+                    if let Some(name) = channel.named_in(&l, &self.options.values) {
+                        let value = &self.options.values[&name];
+                        return Err(self.reject(format!(
+                            "parameter {name} = {value} refused: '{}'",
+                            quote(&l)
+                        )));
+                    }
+                    self.notes.push(format!("before ABOUT: '{}'", quote(&l)));
+                }
+                Line::Message(m) => self.last_message = Some(m),
+                Line::Skip | Line::Ok => {}
+                Line::Move(_) | Line::OffBoard(_) | Line::Noise(_) => {
+                    self.notes.push(format!("before ABOUT: '{}'", quote(&line)))
+                }
+            }
+        }
     }
 
     /// Kills the process, if any; the next game starts a new one.
@@ -321,20 +403,24 @@ impl ExternalPlayer {
         }
         self.spawn()?;
         let command = format!("START {size}");
-        match self.send_expect_ok(&command, wait)? {
+        let answer = match self.send_expect_ok(&command, wait) {
+            // A brain that is gone before it reads START (it refused its command line).
+            Err(PlayerError::Crash(m)) => return Err(self.refused_at_start(m)),
+            other => other?,
+        };
+        match answer {
             OkWait::Ok => Ok(()),
             OkWait::Silent => {
                 self.notes
                     .push(format!("no OK to {command} within {wait} ms; played on"));
                 Ok(())
             }
-            OkWait::Refused(l) => Err(PlayerError::Crash(format!(
-                "answered '{}' to {command}",
-                quote(&l)
-            ))),
+            OkWait::Refused(l) => {
+                Err(self.refused_at_start(format!("answered '{}' to {command}", quote(&l))))
+            }
             OkWait::Closed => {
                 let note = self.running()?.exit_note();
-                Err(PlayerError::Crash(format!("{note} after {command}")))
+                Err(self.refused_at_start(format!("{note} after {command}")))
             }
         }
     }
@@ -393,6 +479,9 @@ impl ExternalPlayer {
         if let Some(f) = folder {
             info.push(format!("INFO folder {}", f.display()));
         }
+        if let Some(channel) = &self.options.channel {
+            info.extend(channel.info_lines(&self.options.values));
+        }
         info
     }
 
@@ -406,10 +495,16 @@ impl ExternalPlayer {
         let folder = self.folder().ok();
         let info = self.game_info(start, folder.as_deref()).join("\n");
         self.given = Some(self.limit_info().join("; "));
+        self.given_params = self
+            .options
+            .channel
+            .as_ref()
+            .filter(|_| !self.options.values.is_empty())
+            .map(|c| c.given(&self.options.values));
         let process = self.running()?;
         process.size = Some(start.size);
         process.send(&info).map_err(PlayerError::Crash)?;
-        Ok(())
+        self.check_params()
     }
 
     /// The time the brain has for this move, in ms.
@@ -636,6 +731,7 @@ impl Player for ExternalPlayer {
         self.game = None;
         self.notes = Notes::default();
         self.given = None;
+        self.given_params = None;
         self.begin_transcript(start);
         let result = self.start_game(start);
         if result.is_err() {
@@ -672,6 +768,8 @@ impl Player for ExternalPlayer {
             given: self.given.clone(),
             notes: self.notes.take(),
             last_lines,
+            params: self.given_params.clone(),
+            rejected: self.rejected.take(),
         }
     }
 }
