@@ -74,12 +74,14 @@
 //! each line is written at once to the game's log file, with the ms since the game's start. A brain that reads files relative to its working folder
 //! (weights, configuration) needs `dir=` set to its own folder.
 
+mod containment;
 mod options;
 mod player;
 mod process;
 mod protocol;
 mod transcript;
 
+pub use containment::{contain_brains, TAG_VAR};
 pub use options::{BrainOptions, SetupMode, DEFAULT_END_MS, DEFAULT_SETTLE_MS, DEFAULT_START_MS};
 pub use player::{
     query_about, ExternalPlayer, DEFAULT_GRACE_MS, DEFAULT_TURN_MS, MAX_NOTES, START_TIMEOUT_MS,
