@@ -101,9 +101,14 @@ fn sample(pid: u32, out: &Path) -> Option<Sample> {
             .find_map(|l| l.strip_prefix(name))
             .and_then(|v| v.split_whitespace().next()?.parse().ok())
     };
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count();
+    if fds == 0 {
+        // The arena is exiting: its descriptors are closed, its memory is going.
+        return None;
+    }
     Some(Sample {
         games: recorded(out),
-        fds: std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count(),
+        fds,
         threads: field("Threads:")? as usize,
         rss_kb: field("VmRSS:")?,
         brains: tagged(&[pid]).len(),
