@@ -68,6 +68,11 @@ fn main_inner() -> Result<()> {
 }
 
 fn main() -> ExitCode {
+    // First, while there is one thread: what brains start dies with them, and brains die with
+    // us, even when we are killed (see wuzi_arena::external::contain_brains).
+    if let Err(e) = wuzi_arena::external::contain_brains() {
+        eprintln!("warning: cannot contain external brains' processes: {e}");
+    }
     // Ctrl-C and SIGTERM stop runs cleanly (see wuzi_arena::interrupt); without the handler
     // they would still end the program, only without a summary.
     if let Err(e) = wuzi_arena::interrupt::install() {

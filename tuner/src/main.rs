@@ -279,6 +279,11 @@ fn main_inner() -> Result<()> {
 }
 
 fn main() -> ExitCode {
+    // First, while there is one thread: what brains start dies with them, and brains die with
+    // us, even when we are killed (see wuzi_arena::external::contain_brains).
+    if let Err(e) = wuzi_arena::external::contain_brains() {
+        eprintln!("warning: cannot contain external brains' processes: {e}");
+    }
     // Ctrl-C and SIGTERM stop a tune after dropping the games in flight (see
     // wuzi_arena::interrupt): the checkpoint stays, and `wuzi-tune resume` continues.
     if let Err(e) = wuzi_arena::interrupt::install() {

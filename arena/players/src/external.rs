@@ -77,6 +77,7 @@
 //! (weights, configuration) needs `dir=` set to its own folder.
 
 mod channel;
+mod containment;
 mod notes;
 mod options;
 mod player;
@@ -85,6 +86,7 @@ mod protocol;
 mod transcript;
 
 pub use channel::ParamChannel;
+pub use containment::{contain_brains, TAG_VAR};
 pub use options::{BrainOptions, SetupMode, DEFAULT_END_MS, DEFAULT_SETTLE_MS, DEFAULT_START_MS};
 pub use player::{
     query_about, ExternalPlayer, DEFAULT_GRACE_MS, DEFAULT_TURN_MS, MAX_NOTES, START_TIMEOUT_MS,

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use super::containment;
 use super::protocol::quote;
 use super::transcript::{self, Shared};
 
@@ -65,6 +66,7 @@ pub fn kill_all() {
         Ok(mut l) => std::mem::take(&mut *l),
         Err(e) => std::mem::take(&mut *e.into_inner()),
     };
+    containment::kill_tagged();
     for pid in live {
         #[cfg(unix)]
         if let Ok(pgid) = libc::pid_t::try_from(pid) {
@@ -92,6 +94,7 @@ pub fn wait_for_exits() {
         for handle in pending {
             let _ = handle.join();
         }
+        containment::end_orphans();
     }
 }
 
@@ -111,6 +114,8 @@ pub(super) struct Process {
     settle: Duration,
     /// Set once the process group has been killed and the brain reaped.
     killed: bool,
+    /// The brain's tag, inherited by all it starts (see [`containment`]).
+    tag: String,
     /// The player's transcript: what is sent is recorded here, what is read by the reader
     /// thread.
     transcript: Shared,
@@ -141,13 +146,15 @@ impl Process {
         // engine running (and searching) after every kill.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command.spawn()?;
+        let tag = containment::new_tag();
+        let mut child = containment::spawn(command, &tag)?;
         let born = Instant::now();
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
+                containment::forget(child.id());
                 return Err(io::Error::other("no pipes to the child"));
             }
         };
@@ -161,6 +168,7 @@ impl Process {
         if let Err(e) = reader {
             let _ = child.kill();
             let _ = child.wait();
+            containment::forget(child.id());
             return Err(e);
         }
         if let Ok(mut live) = LIVE.lock() {
@@ -176,6 +184,7 @@ impl Process {
             last_output,
             settle: Duration::from_millis(settle_ms),
             killed: false,
+            tag,
             transcript,
         })
     }
@@ -286,11 +295,15 @@ impl Process {
         if let Ok(mut live) = LIVE.lock() {
             live.retain(|&p| p != pid);
         }
+        // Only a brain not yet reaped still owns its pid, and with it a tree to search.
+        let running = matches!(self.child.try_wait(), Ok(None));
+        containment::end_descendants(running.then_some(pid), &self.tag);
         kill_group(&self.child);
         if !matches!(self.child.try_wait(), Ok(Some(_))) {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+        containment::forget(pid);
     }
 }
 
