@@ -528,7 +528,7 @@ fn external_player_specs() {
     assert!(
         msg("cmd=/bin/sh,name=x,params=new.toml,move-ms=10").contains("unknown parameter channel")
     );
-    assert!(msg("cmd=/bin/sh,name=x,preset=classic,move-ms=10").contains("do not apply"));
+    assert!(msg("cmd=/bin/sh,name=x,preset=classic,move-ms=10").contains("preset does not apply"));
     assert!(msg("cmd=/bin/sh,name=x").contains("needs a limit"));
     assert!(msg("name=x,arg=--threads=2,nodes=10").contains("need cmd"));
     assert!(msg("name=x,dir=here,nodes=10").contains("need cmd"));
