@@ -521,8 +521,14 @@ fn external_player_specs() {
     assert_eq!(options.info, ["hash_size 1024"]);
     assert!(msg("cmd=/bin/sh,name=x,move-ms=10,setup=board2").contains("board or turn"));
     assert!(msg("name=x,nodes=10,settle-ms=5").contains("need cmd"));
-    assert!(msg("cmd=/bin/sh,name=x,set=defence=60,move-ms=10").contains("do not apply"));
-    assert!(msg("cmd=/bin/sh,name=x,preset=classic,move-ms=10").contains("do not apply"));
+    // Issue 23: values on an external brain travel through a parameter channel.
+    assert!(
+        msg("cmd=/bin/sh,name=x,set=defence=60,move-ms=10").contains("needs a parameter channel")
+    );
+    assert!(
+        msg("cmd=/bin/sh,name=x,params=new.toml,move-ms=10").contains("unknown parameter channel")
+    );
+    assert!(msg("cmd=/bin/sh,name=x,preset=classic,move-ms=10").contains("preset does not apply"));
     assert!(msg("cmd=/bin/sh,name=x").contains("needs a limit"));
     assert!(msg("name=x,arg=--threads=2,nodes=10").contains("need cmd"));
     assert!(msg("name=x,dir=here,nodes=10").contains("need cmd"));
