@@ -21,7 +21,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 cargo fuzz build --fuzz-dir . --sanitizer none
 bin=target/x86_64-unknown-linux-gnu/release
-common=(-timeout=10 -rss_limit_mb=1024 -max_len=16384 -print_final_stats=1)
+common=(-timeout=${TIMEOUT:-60} -rss_limit_mb=1024 -max_len=16384 -print_final_stats=1)
 case "$mode" in
   smoke)
     for t in "${targets[@]}"; do

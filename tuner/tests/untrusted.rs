@@ -191,6 +191,6 @@ fn hand_edited_checkpoint_and_history_are_refused_on_resume() {
     ];
     for text in &garbled {
         std::fs::write(&history, text).expect("edit");
-        refused(text, &[resume.clone()], &history, "history.csv");
+        refused(text, std::slice::from_ref(&resume), &history, "history.csv");
     }
 }
