@@ -23,44 +23,47 @@ noise() {
 }
 "#;
 
+/// A brain's loop: `OK` to every `START`, `RESTART` and `TAKEBACK`, `answer` to every move
+/// request (`BEGIN`, `TURN`, the `DONE` of a set-up), `about` to `ABOUT`.
+fn brain_loop(about: &str, answer: &str) -> String {
+    format!(
+        r#"while IFS= read -r line; do
+  line=${{line%$'\r'}}
+  case "$line" in
+    ABOUT) {about} ;;
+    START*|RESTART|TAKEBACK*) echo OK ;;
+    BEGIN|TURN*|DONE) {answer} ;;
+    END) exit 0 ;;
+  esac
+done
+"#
+    )
+}
+
 /// Named by its `ABOUT` answer (markup, a terminal escape, a 1 MB version); answers every
 /// move request with noise and then a point off the board (loses as illegal).
-const OFF_BOARD: &str = r#"while IFS= read -r line; do
-  line=${line%$'\r'}
-  case "$line" in
-    ABOUT) printf 'name="<script>alert(1)</script>\033[2Jx", version="%s"\n' "$BIG" ;;
-    START*|RESTART|TAKEBACK*) echo OK ;;
-    BEGIN|TURN*|DONE) noise; printf '99,99\n' ;;
-    END) exit 0 ;;
-  esac
-done
-"#;
+fn off_board() -> String {
+    brain_loop(
+        r#"printf 'name="<script>alert(1)</script>\033[2Jx", version="%s"\n' "$BIG""#,
+        "noise; printf '99,99\\n'",
+    )
+}
 
 /// Answers with noise, then a 1 MB line without its newline, and never moves (loses on time).
-const STALL: &str = r#"while IFS= read -r line; do
-  line=${line%$'\r'}
-  case "$line" in
-    START*|RESTART|TAKEBACK*) echo OK ;;
-    BEGIN|TURN*|DONE) noise; printf '<script>alert("stall")</script>%s' "$BIG"; sleep 30 ;;
-    END) exit 0 ;;
-  esac
-done
-"#;
+fn stall() -> String {
+    brain_loop(
+        "echo 'name=\"stall\"'",
+        r#"noise; printf '<script>alert("stall")</script>%s' "$BIG"; sleep 30"#,
+    )
+}
 
 /// Writes markup, control bytes and a 1 MB line to its standard error and exits (a crash).
-const CRASH: &str = r#"while IFS= read -r line; do
-  line=${line%$'\r'}
-  case "$line" in
-    START*|RESTART|TAKEBACK*) echo OK ;;
-    BEGIN|TURN*|DONE)
-      noise
-      printf '%s\n' "$BIG" >&2
-      printf '<script>alert("stderr")</script>\033[2J\001\n' >&2
-      exit 3 ;;
-    END) exit 0 ;;
-  esac
-done
-"#;
+fn crash() -> String {
+    brain_loop(
+        "echo 'name=\"crash\"'",
+        r#"noise; printf '%s\n' "$BIG" >&2; printf '<script>alert("stderr")</script>\033[2J\001\n' >&2; exit 3"#,
+    )
+}
 
 fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
@@ -114,9 +117,12 @@ fn hostile_brain_text_is_bounded_and_escaped_everywhere() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().join("run");
     let dir_s = dir.to_str().expect("utf-8 path");
-    let off = brain(tmp.path(), "off", OFF_BOARD, 10_000);
-    let stall = format!("name=stall,{}", brain(tmp.path(), "stall", STALL, 300));
-    let crash = format!("name=crash,{}", brain(tmp.path(), "crash", CRASH, 10_000));
+    let off = brain(tmp.path(), "off", &off_board(), 10_000);
+    let stall = format!("name=stall,{}", brain(tmp.path(), "stall", &stall(), 300));
+    let crash = format!(
+        "name=crash,{}",
+        brain(tmp.path(), "crash", &crash(), 10_000)
+    );
     let out = arena(&[
         "gauntlet",
         "--player",

@@ -5,7 +5,7 @@
 //! half-trusted (the engine would clamp a theta out of range; the report would count results
 //! that were never played).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -18,6 +18,17 @@ const SPEC: &str = "pairs = 8\npairs_per_iteration = 4\nseed = 1\n[limits]\nnode
 
 fn tune(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("runs")
+}
+
+/// A temporary folder with [`SPEC`] (`spec.toml`) and its tune played into `tune/` (`--shared`
+/// or not).
+fn played(shared: bool) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let spec = tmp.path().join("spec.toml");
+    std::fs::write(&spec, SPEC).expect("spec");
+    let out = tmp.path().join("tune");
+    play(&spec, &out, shared);
+    (tmp, spec, out)
 }
 
 /// Plays the tune into `out` (`--shared` or not).
@@ -118,11 +129,7 @@ fn nonsense(text: &str, progress: &str) -> Vec<(&'static str, String)> {
 
 #[test]
 fn hand_edited_shared_state_is_refused_by_every_reader() {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let spec = tmp.path().join("spec.toml");
-    std::fs::write(&spec, SPEC).expect("spec");
-    let out = tmp.path().join("tune");
-    play(&spec, &out, true);
+    let (_tmp, spec, out) = played(true);
     let (spec_s, out_s) = (spec.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
     let shared = out.join("shared.json");
     let good = std::fs::read_to_string(&shared).expect("state");
@@ -164,11 +171,7 @@ fn hand_edited_shared_state_is_refused_by_every_reader() {
 
 #[test]
 fn hand_edited_checkpoint_and_history_are_refused_on_resume() {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let spec = tmp.path().join("spec.toml");
-    std::fs::write(&spec, SPEC).expect("spec");
-    let out = tmp.path().join("tune");
-    play(&spec, &out, false);
+    let (_tmp, _spec, out) = played(false);
     let out_s = out.to_str().expect("utf-8");
     let state = out.join("state.json");
     let good = std::fs::read_to_string(&state).expect("state");
