@@ -46,16 +46,24 @@ pub use settings::{
     Settings, DEFAULT_TIMEOUT_MATCH_MS, DEFAULT_TIMEOUT_TURN_MS, PANIC_NODES, QUICK_NODES,
 };
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
+
+/// Longest input line the brain reads (far more than any command needs); the rest of a
+/// longer line is skipped, so a manager that sends garbage without newlines cannot make the
+/// brain's memory grow without bound.
+pub const MAX_INPUT_LINE: usize = 64 * 1024;
 
 /// Runs a brain on `input` until `END` or the end of the input. Lines need not be UTF-8
-/// (invalid bytes are replaced) and may end in CRLF or LF.
+/// (invalid bytes are replaced), may end in CRLF or LF, and are cut at [`MAX_INPUT_LINE`].
 pub fn run(brain: &mut Brain, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
+        if Read::take(&mut *input, MAX_INPUT_LINE as u64).read_until(b'\n', &mut buf)? == 0 {
             return Ok(());
+        }
+        if buf.last() != Some(&b'\n') && buf.len() == MAX_INPUT_LINE {
+            input.skip_until(b'\n')?;
         }
         let line = String::from_utf8_lossy(&buf);
         if brain.handle_line(&line, out)? == Flow::Quit {
@@ -68,6 +76,22 @@ pub fn run(brain: &mut Brain, input: &mut dyn BufRead, out: &mut dyn Write) -> i
 mod tests {
     use super::*;
     use crate::params::Params;
+
+    /// Regression (issue 22, untrusted input): a 1 MB line without a newline is cut at
+    /// [`MAX_INPUT_LINE`], its rest skipped, and the next line is still read as a command.
+    #[test]
+    fn a_huge_line_is_cut_and_the_next_line_still_read() {
+        let mut b = Brain::new(Params::default(), Some(1), 1);
+        let mut input = "x".repeat(1 << 20).into_bytes();
+        input.extend_from_slice(b"\nABOUT\nEND\n");
+        let mut out = Vec::new();
+        run(&mut b, &mut &input[..], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{}", &text[..200.min(text.len())]);
+        assert!(lines[0].starts_with("UNKNOWN") && lines[0].len() < MAX_INPUT_LINE + 100);
+        assert_eq!(lines[1], about());
+    }
 
     #[test]
     fn run_reads_until_end() {

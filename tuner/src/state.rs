@@ -49,6 +49,50 @@ impl Totals {
     }
 }
 
+/// Checks that a state file's progress could have been reached by the tune of `config`: every
+/// value of `theta` lies in its parameter's range (SPSA keeps it there; the engine would
+/// silently clamp it), and `totals` counts exactly `pairs` pairs (those of the iterations
+/// applied), two games each, with points that agree with the pair counts. The error says what
+/// does not hold: a hand-edited file that passes is a tune that could have happened.
+pub fn check_progress(
+    config: &TuneConfig,
+    theta: &[f64],
+    totals: &Totals,
+    pairs: u64,
+) -> std::result::Result<(), String> {
+    for (p, v) in config.spsa.params.iter().zip(theta) {
+        if !(p.min..=p.max).contains(v) {
+            return Err(format!(
+                "{} = {v} is outside its range {}..={}",
+                p.name, p.min, p.max
+            ));
+        }
+    }
+    let c = totals.penta.counts;
+    let counted = c.iter().try_fold(0u64, |a, &n| a.checked_add(n));
+    // Half-points per pair: LL 0, LD 1, WL or DD 2, WD 3, WW 4.
+    let points = c
+        .iter()
+        .zip(0u64..)
+        .try_fold(0u64, |a, (&n, w)| a.checked_add(n.checked_mul(w)?));
+    let games = totals
+        .wins
+        .checked_add(totals.draws)
+        .and_then(|g| g.checked_add(totals.losses));
+    let won = totals
+        .wins
+        .checked_mul(2)
+        .and_then(|w| w.checked_add(totals.draws));
+    if counted != Some(pairs) || games != Some(2 * pairs) || won != points {
+        return Err(format!(
+            "results of {} games (pairs {:?}) where the iterations applied play {pairs} pairs",
+            totals.wins as u128 + totals.draws as u128 + totals.losses as u128,
+            c
+        ));
+    }
+    Ok(())
+}
+
 /// The state of a tune, as the checkpoint `state.json` holds it; the configuration it belongs
 /// to is in `tune.json` ([`crate::folder::load_config`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -113,6 +157,13 @@ impl TuneState {
                 config.spsa.params.len()
             )));
         }
+        // A one-machine tune applies its iterations in order.
+        let pairs = config
+            .pairs
+            .min(cp.iteration.saturating_mul(config.pairs_per_iteration));
+        check_progress(config, &cp.theta, &cp.totals, pairs).map_err(|m| {
+            TuneError::State(format!("{}: {m}; the file is damaged", path.display()))
+        })?;
         Ok(cp)
     }
 

@@ -174,11 +174,16 @@ impl GameResult {
 
     /// `1-0`, `0-1` or `1/2-1/2` (black's score first).
     pub fn score_text(&self) -> &'static str {
-        match self.winner {
-            Some(Stone::Black) => "1-0",
-            Some(Stone::White) => "0-1",
-            None => "1/2-1/2",
-        }
+        result_text(self.winner)
+    }
+}
+
+/// The result text of a game that `winner` won (`None`: a draw): `1-0`, `0-1` or `1/2-1/2`.
+pub fn result_text(winner: Option<Stone>) -> &'static str {
+    match winner {
+        Some(Stone::Black) => "1-0",
+        Some(Stone::White) => "0-1",
+        None => "1/2-1/2",
     }
 }
 

@@ -92,6 +92,12 @@ pub use player::{
     query_about, ExternalPlayer, DEFAULT_GRACE_MS, DEFAULT_TURN_MS, MAX_NOTES, START_TIMEOUT_MS,
     TAKEBACK_WAIT_MS,
 };
-pub use process::{kill_all, resolve_program, wait_for_exits, SETTLE_CAP_MS, STDERR_LOG};
-pub use protocol::{max_memory_bytes, parse_about, rule_bits};
+pub use process::{
+    kill_all, read_capped_line, resolve_program, wait_for_exits, MAX_LINE, SETTLE_CAP_MS,
+    STDERR_LOG,
+};
+pub use protocol::{
+    about_name, classify, max_memory_bytes, parse_about, parse_move, parse_stats, quote, rule_bits,
+    Line, MAX_ABOUT_NAME, QUOTE,
+};
 pub use transcript::TAIL_LINES;

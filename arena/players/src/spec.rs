@@ -504,8 +504,7 @@ impl PlayerSpec {
             Some(n) => n,
             None => crate::external::query_about(&command, &args, workdir.as_deref())
                 .ok()
-                .and_then(|about| about.get("name").cloned())
-                .filter(|n| !n.trim().is_empty())
+                .and_then(|about| crate::external::about_name(&about))
                 .unwrap_or_else(|| {
                     Path::new(&command)
                         .file_name()

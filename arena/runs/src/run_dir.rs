@@ -133,8 +133,7 @@ impl RunDir {
         let mut entries = Vec::new();
         let legacy = dir.join(RUN_FILE);
         if legacy.exists() {
-            let config = RunConfig::load(&legacy)?;
-            config.validate()?;
+            let config = load_valid(&legacy)?;
             entries.push(DirEntry {
                 files: RunFiles::for_run(dir, config.shard),
                 config,
@@ -145,8 +144,7 @@ impl RunDir {
             if files.run == legacy {
                 continue;
             }
-            let config = RunConfig::load(&files.run)?;
-            config.validate()?;
+            let config = load_valid(&files.run)?;
             if config.shard != Some(s) {
                 return Err(ArenaError::Mismatch(format!(
                     "{} holds shard {} instead of {s}",
@@ -296,6 +294,16 @@ impl RunDir {
     }
 }
 
+/// Reads a run file and checks it, an error naming the file either way (a `run.json` edited
+/// by hand into a run that cannot be is refused as such).
+fn load_valid(path: &Path) -> Result<RunConfig> {
+    let config = RunConfig::load(path)?;
+    config
+        .validate()
+        .map_err(|e| ArenaError::Config(format!("{}: {e}", path.display())))?;
+    Ok(config)
+}
+
 /// The command that continues a run (or `shard` of it) in `dir`:
 /// `wuzi-arena resume DIR [--shard I/N]`.
 pub fn resume_command(dir: &Path, shard: Option<Shard>) -> String {
@@ -368,6 +376,28 @@ pub fn check_record(
             "pair {} should play opening {}",
             r.pair, config.openings[opening].id
         )));
+    }
+    // A record edited into a game that cannot have been played is refused, not half-read:
+    // its result must be its winner's, its stones on the board and on distinct points.
+    let result = wuzi_games::referee::result_text(r.winner);
+    if r.result != result {
+        return Err(bad(format!(
+            "pair {} game {}: result '{}' where the winner says {result}",
+            r.pair, r.game, r.result
+        )));
+    }
+    let size = config.game.size;
+    let mut taken = std::collections::HashSet::new();
+    for (i, p) in r.all_moves().into_iter().enumerate() {
+        if p.x() >= size || p.y() >= size || !taken.insert(p) {
+            return Err(bad(format!(
+                "pair {} game {}: stone {} at {p} is off the {size}x{size} board or on an \
+                 occupied point",
+                r.pair,
+                r.game,
+                i + 1
+            )));
+        }
     }
     let [b, w] = config.colours(m, r.game);
     if r.black.name != config.players[b].name || r.white.name != config.players[w].name {

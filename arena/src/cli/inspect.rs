@@ -20,8 +20,9 @@ pub(crate) fn export(
     size: Option<usize>,
     rule: Option<Rule>,
 ) -> Result<()> {
-    if input.is_dir() && !input.join(GAMES_FILE).exists() {
-        // A shard's folder, or the shards of a run sharing one.
+    if input.is_dir() && (input.join(RUN_FILE).exists() || !input.join(GAMES_FILE).exists()) {
+        // A run's folder (its records checked against its run.json: a hand-edited record of
+        // another run is refused, not exported), a shard's, or the shards of a run sharing one.
         let run_dir = wuzi_arena::run_dir::RunDir::open(input)?;
         let mut records = run_dir.records()?;
         records.sort_by_key(|r| r.key());

@@ -23,7 +23,7 @@ pub const SETTLE_CAP_MS: u64 = 1_000;
 /// The brain's standard error log, in its working folder.
 pub const STDERR_LOG: &str = "stderr.log";
 /// Longest line kept from a brain; the rest of a longer line is discarded.
-const MAX_LINE: usize = 64 * 1024;
+pub const MAX_LINE: usize = 64 * 1024;
 /// Lines buffered between the reader thread and the player.
 const LINE_QUEUE: usize = 1024;
 
@@ -390,7 +390,7 @@ fn read_lines(
 
 /// Reads one line into `buf`, keeping at most `cap` bytes of it. Returns the bytes consumed
 /// (0 at the end of the input).
-fn read_capped_line(r: &mut impl BufRead, buf: &mut Vec<u8>, cap: usize) -> io::Result<usize> {
+pub fn read_capped_line(r: &mut impl BufRead, buf: &mut Vec<u8>, cap: usize) -> io::Result<usize> {
     let mut total = 0;
     loop {
         let (done, used) = {

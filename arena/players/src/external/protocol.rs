@@ -8,7 +8,7 @@ use wuzi_engine::protocol::{BASE_MEMORY_MB, THREAD_MEMORY_MB};
 use wuzi_engine::{Pos, Rule};
 
 /// Longest piece of a brain's answer quoted in a loss's detail.
-pub(super) const QUOTE: usize = 120;
+pub const QUOTE: usize = 120;
 
 /// The Gomocup `INFO rule` value of a rule: 0 freestyle, 1 standard, 4 renju.
 pub fn rule_bits(rule: Rule) -> u32 {
@@ -57,8 +57,25 @@ pub fn parse_about(line: &str) -> BTreeMap<String, String> {
     out
 }
 
+/// Longest player name taken from a brain's `ABOUT` answer, in characters.
+pub const MAX_ABOUT_NAME: usize = 64;
+
+/// The player name an `ABOUT` answer gives (see [`parse_about`]): its `name` without control
+/// characters (a terminal escape in a name would reach every summary printed) and cut at
+/// [`MAX_ABOUT_NAME`] characters; `None` when that leaves nothing.
+pub fn about_name(about: &BTreeMap<String, String>) -> Option<String> {
+    let name: String = about
+        .get("name")?
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_ABOUT_NAME)
+        .collect();
+    let name = name.trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
 /// At most [`QUOTE`] characters of `text` (control characters escaped), with `...` when cut.
-pub(super) fn quote(text: &str) -> String {
+pub fn quote(text: &str) -> String {
     let mut out = String::new();
     for (n, c) in text.chars().enumerate() {
         if n == QUOTE {
@@ -75,7 +92,7 @@ pub(super) fn quote(text: &str) -> String {
 }
 
 /// Parses a move answer `x,y` on a `size` board.
-pub(super) fn parse_move(line: &str, size: usize) -> Result<Pos, String> {
+pub fn parse_move(line: &str, size: usize) -> Result<Pos, String> {
     let not_a_move = || format!("'{}' is not a move", quote(line));
     let (x, y) = line.split_once(',').ok_or_else(not_a_move)?;
     let x: usize = x.trim().parse().map_err(|_| not_a_move())?;
@@ -88,7 +105,7 @@ pub(super) fn parse_move(line: &str, size: usize) -> Result<Pos, String> {
 
 /// Depth, nodes and score from a `pbrain-wuzi`-style message
 /// (`... score -226 ... depth 3-3 nodes 4096 ...`); `None` for what it does not say.
-pub(super) fn parse_stats(message: &str) -> (Option<i32>, Option<u64>, Option<i32>) {
+pub fn parse_stats(message: &str) -> (Option<i32>, Option<u64>, Option<i32>) {
     let words: Vec<&str> = message.split_whitespace().collect();
     let after = |key: &str| {
         words
@@ -104,7 +121,7 @@ pub(super) fn parse_stats(message: &str) -> (Option<i32>, Option<u64>, Option<i3
 
 /// What one output line of a brain is.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Line {
+pub enum Line {
     /// Empty, `DEBUG ...` or `OK` while a move is awaited: skipped.
     Skip,
     /// `OK`.
@@ -122,7 +139,7 @@ pub(super) enum Line {
 }
 
 /// Classifies a (trimmed) output line for a `size` board.
-pub(super) fn classify(line: &str, size: usize) -> Line {
+pub fn classify(line: &str, size: usize) -> Line {
     if line.is_empty() {
         return Line::Skip;
     }
@@ -182,6 +199,26 @@ mod tests {
         assert!(parse_about("garbage without equals").is_empty());
         assert!(parse_about("=\"x\"").is_empty());
         let _ = parse_about("name=\"unterminated");
+    }
+
+    /// Regression (issue 22): a brain named `"<script>...\x1b[2J"` with a 1 MB version had its
+    /// terminal escape printed by every summary; the name keeps no control character and at
+    /// most [`MAX_ABOUT_NAME`] characters (markup is escaped where it is shown).
+    #[test]
+    fn about_names_lose_control_characters_and_length() {
+        let line = format!(
+            "name=\"<b>x</b>\u{1b}[2J{}\", version=\"1\"",
+            "y".repeat(1 << 20)
+        );
+        let name = about_name(&parse_about(&line)).expect("a name");
+        assert!(name.starts_with("<b>x</b>[2Jyyy"), "{name}");
+        assert_eq!(name.chars().count(), MAX_ABOUT_NAME);
+        assert_eq!(about_name(&parse_about("name=\"\u{1}\u{7} \"")), None);
+        assert_eq!(about_name(&parse_about("version=1")), None);
+        assert_eq!(
+            about_name(&parse_about("name=\" Rapfi \"")).as_deref(),
+            Some("Rapfi")
+        );
     }
 
     #[test]

@@ -114,6 +114,32 @@ impl SharedState {
                 s.next
             )));
         }
+        // Every iteration before `next` is applied, claimed or given up and waiting: the
+        // applied ones are what the totals count.
+        let damaged =
+            |m: String| TuneError::State(format!("{}: {m}; the file is damaged", path.display()));
+        let open: std::collections::BTreeSet<u64> = s
+            .claims
+            .iter()
+            .map(|c| c.iteration)
+            .chain(s.requeued.iter().copied())
+            .collect();
+        if open.len() != s.claims.len() + s.requeued.len()
+            || s.applied + open.len() as u64 != s.next - 1
+        {
+            return Err(damaged(format!(
+                "{} steps applied, {} iterations claimed or given up, next iteration {}",
+                s.applied,
+                open.len(),
+                s.next
+            )));
+        }
+        let before_next = config
+            .pairs
+            .min((s.next - 1).saturating_mul(config.pairs_per_iteration));
+        let open_pairs: u64 = open.iter().map(|&k| config.pairs_in_iteration(k)).sum();
+        crate::state::check_progress(config, &s.theta, &s.totals, before_next - open_pairs)
+            .map_err(damaged)?;
         Ok(s)
     }
 
