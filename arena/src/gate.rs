@@ -78,6 +78,7 @@
 
 pub mod build;
 pub mod config;
+pub mod engine_build;
 pub mod error;
 pub mod markdown;
 pub mod reference;
@@ -88,6 +89,7 @@ pub mod verdict;
 
 pub use build::*;
 pub use config::*;
+pub use engine_build::*;
 pub use error::*;
 pub use markdown::*;
 pub use reference::*;
