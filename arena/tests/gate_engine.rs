@@ -276,3 +276,70 @@ fn engine_gate_bad_builds_exit_2_and_keep_the_last_report() {
         assert!(err.contains(needle), "{engine} {extra:?}: {err}");
     }
 }
+
+/// deploy/engine-gate.sh, as another engine's CI runs it in its checkout: a branch that
+/// weakens the brain fails against its merge base with `main` (exit 1), a branch that changes
+/// only the README passes (exit 0), each leaving report.html; and every flag of the GitHub
+/// Actions version's gate step is one `wuzi-arena gate` knows.
+#[test]
+fn deploy_engine_gate_script_gates_a_branch_against_its_merge_base() {
+    let e = engine_repo("engine-ci");
+    let script = gate_util::workspace().join("deploy/engine-gate.sh");
+    git(&e.repo, &["branch", "-f", "main", &e.strong]);
+    let run = |branch: &str, out: &Path| {
+        git(&e.repo, &["checkout", "-q", branch]);
+        let o = std::process::Command::new("bash")
+            .arg(&script)
+            .arg("--concurrency")
+            .arg("2")
+            .arg("--quiet")
+            .current_dir(&e.repo)
+            .env("WUZI_ARENA", env!("CARGO_BIN_EXE_wuzi-arena"))
+            .env("WUZI_ENGINES", e.tmp.join("engines.toml"))
+            .env("ENGINE", "tiny")
+            .env("BASE", "main")
+            .env("PAIRS", "100")
+            .env("OUT", out)
+            .env("BUILD_DIR", e.tmp.join("build"))
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .output()
+            .expect("bash runs");
+        assert!(out.join("report.html").is_file(), "{}", both(&o));
+        o
+    };
+    git(&e.repo, &["checkout", "-q", "-b", "weaken", &e.weak]);
+    let o = run("weaken", &e.tmp.join("ci-weak"));
+    assert_eq!(o.status.code(), Some(1), "{}", both(&o));
+    assert!(
+        text(&o.stdout).contains("engine-gate: FAIL"),
+        "{}",
+        both(&o)
+    );
+    git(&e.repo, &["checkout", "-q", "-b", "docs", &e.docs]);
+    let o = run("docs", &e.tmp.join("ci-docs"));
+    assert_eq!(o.status.code(), Some(0), "{}", both(&o));
+    assert_eq!(
+        report(&e.tmp.join("ci-docs")).0["baseline_commit"],
+        e.strong.as_str()
+    );
+
+    let workflow = std::fs::read_to_string(gate_util::workspace().join("deploy/engine-gate.yml"))
+        .expect("workflow");
+    let help = text(&arena(&["--help"], &[]).stdout);
+    let step = workflow
+        .split("- name: Strength gate")
+        .nth(1)
+        .and_then(|t| t.split("- name:").next())
+        .expect("the gate step");
+    let flags: Vec<&str> = step
+        .split_whitespace()
+        .filter(|w| w.starts_with("--"))
+        .collect();
+    assert!(flags.contains(&"--engine") && flags.contains(&"--baseline-ref"));
+    for f in flags {
+        assert!(
+            help.contains(f),
+            "{f} of deploy/engine-gate.yml is not a gate flag"
+        );
+    }
+}
