@@ -13,7 +13,7 @@ mod gate_util;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use gate_util::{arena, commit_all, git, text, workspace, Tmp};
+use gate_util::{arena, commit_all, git, text, workspace, Tmp, SMALL_GATE};
 
 use wuzi_arena::gate::{self, Baseline, Decision, GateConfig, GateReport, Verdict};
 use wuzi_arena::player::{PlayerLimits, PlayerSpec};
@@ -647,14 +647,9 @@ fn baseline_ref_fails_a_weakened_commit_and_refuses_an_unchanged_tree() {
     let repo_arg = repo.display().to_string();
     let gate_with = |reference: &str, out: &Path, extra: &[&str]| {
         let out = out.display().to_string();
-        let mut args = vec![
+        let mut args = SMALL_GATE.to_vec();
+        args.extend([
             "--no-suites",
-            "--rule",
-            "freestyle",
-            "--pairs",
-            "100",
-            "--concurrency",
-            "2",
             "--quiet",
             "--repo",
             &repo_arg,
@@ -666,7 +661,7 @@ fn baseline_ref_fails_a_weakened_commit_and_refuses_an_unchanged_tree() {
             &build,
             "--out",
             &out,
-        ];
+        ]);
         args.extend_from_slice(extra);
         arena(&args, &[])
     };

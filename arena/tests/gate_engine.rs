@@ -14,7 +14,7 @@ mod gate_util;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use gate_util::{arena, commit_all, git, text, Tmp};
+use gate_util::{arena, commit_all, git, text, Tmp, SMALL_GATE};
 use wuzi_arena::gate;
 
 /// The brain as committed: `BLOCK` is what the weakened commit changes.
@@ -83,8 +83,8 @@ fn engine_repo(name: &str) -> EngineRepo {
 }
 
 impl EngineRepo {
-    /// `wuzi-arena gate --engine ENGINE` on the repository, freestyle, 100 pairs at most,
-    /// output in `out`, builds in the shared build folder.
+    /// `wuzi-arena gate --engine ENGINE` on the repository ([`SMALL_GATE`] games), output in
+    /// `out`, builds in the shared build folder.
     fn gate(&self, engine: &str, out: &Path, extra: &[&str]) -> Output {
         let (registry, repo) = (self.tmp.join("engines.toml"), &self.repo);
         let (build, out) = (self.tmp.join("build"), out.display().to_string());
@@ -93,7 +93,8 @@ impl EngineRepo {
             repo.display().to_string(),
             build.display().to_string(),
         );
-        let mut args = vec![
+        let mut args = SMALL_GATE.to_vec();
+        args.extend([
             "--engines",
             &registry,
             "--engine",
@@ -102,15 +103,9 @@ impl EngineRepo {
             &repo,
             "--build-dir",
             &build,
-            "--rule",
-            "freestyle",
-            "--pairs",
-            "100",
-            "--concurrency",
-            "2",
             "--out",
             &out,
-        ];
+        ]);
         args.extend_from_slice(extra);
         arena(&args, &[])
     }

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::build::{git, resolve_commit, BuiltBrain, BuiltBrains, Worktree};
+use super::build::{checked_reference, git, resolve_commit, BuiltBrain, BuiltBrains, Worktree};
 use super::config::{EngineGate, GateConfig, BUILD_LOG};
 use super::error::GateError;
 use super::results::GateEvent;
@@ -88,14 +88,16 @@ pub fn build_engine_brains(
     std::fs::create_dir_all(&config.out).map_err(|e| GateError::io(&config.out, e))?;
     let log = config.out.join(BUILD_LOG);
     let _ = std::fs::remove_file(&log);
-    let side = |what: &str, r: &str, observer: &mut dyn FnMut(GateEvent<'_>)| {
-        let commit = checked_commit(&top, r)?;
-        build_commit(&top, recipe, what, &commit, &root, &log, observer)
+    let builder = Builder {
+        top: &top,
+        recipe,
+        root: &root,
+        log: &log,
     };
-    let baseline = side(&format!("baseline {reference}"), reference, observer)?;
+    let baseline = builder.commit(&format!("baseline {reference}"), reference, observer)?;
     let candidate = match &engine.candidate_ref {
-        Some(r) => side(&format!("candidate {r}"), r, observer)?,
-        None => build_working_tree(&top, recipe, &root, &log, observer)?,
+        Some(r) => builder.commit(&format!("candidate {r}"), r, observer)?,
+        None => builder.working_tree(observer)?,
     };
     Ok(BuiltBrains {
         candidate,
@@ -103,95 +105,181 @@ pub fn build_engine_brains(
     })
 }
 
-/// The full commit of `reference`, refusing what git would read as an option.
-fn checked_commit(top: &Path, reference: &str) -> Result<String, GateError> {
-    if reference.trim().is_empty() || reference.starts_with('-') {
-        return Err(GateError::Config(format!(
-            "bad git reference '{reference}'"
-        )));
-    }
-    resolve_commit(top, reference)
+/// What every build of one engine gate shares: the repository, the recipe, the engine's
+/// build folder and the gate's build log.
+struct Builder<'a> {
+    top: &'a Path,
+    recipe: &'a BuildRecipe,
+    root: &'a Path,
+    log: &'a Path,
 }
 
-/// One commit's brain: reused from its folder when built before with this recipe, else built.
-fn build_commit(
-    top: &Path,
-    recipe: &BuildRecipe,
-    what: &str,
-    commit: &str,
-    root: &Path,
-    log: &Path,
-    observer: &mut dyn FnMut(GateEvent<'_>),
-) -> Result<BuiltBrain, GateError> {
-    let started = Instant::now();
-    let dir = root.join(commit);
-    let stamp = BuildCommit {
-        hash: Some(commit.to_string()),
-        dirty: false,
-    };
-    if let Some(path) = cached(&dir, recipe, commit) {
+impl Builder<'_> {
+    /// The brain of `reference`'s commit: reused from its folder when built before with this
+    /// recipe, else built.
+    fn commit(
+        &self,
+        what: &str,
+        reference: &str,
+        observer: &mut dyn FnMut(GateEvent<'_>),
+    ) -> Result<BuiltBrain, GateError> {
+        let started = Instant::now();
+        checked_reference(reference)?;
+        let commit = &resolve_commit(self.top, reference)?;
+        let dir = self.root.join(commit);
+        let stamp = BuildCommit {
+            hash: Some(commit.to_string()),
+            dirty: false,
+        };
+        if let Some(path) = cached(&dir, self.recipe, commit) {
+            observer(GateEvent::Message(&format!(
+                "{what} ({commit}): reusing {}",
+                path.display()
+            )));
+            return Ok(BuiltBrain {
+                path,
+                commit: stamp,
+                reused: true,
+                build_s: started.elapsed().as_secs_f64(),
+            });
+        }
+        fresh_dir(&dir)?;
+        let worktree = Worktree::add(self.top, commit)?;
         observer(GateEvent::Message(&format!(
-            "{what} ({commit}): reusing {}",
-            path.display()
+            "checked out {what} ({commit}) in {}",
+            worktree.path().display()
         )));
-        return Ok(BuiltBrain {
+        let path = self.run(what, worktree.path(), &dir, commit, observer)?;
+        worktree.remove()?;
+        let build_s = started.elapsed().as_secs_f64();
+        write_mark(&dir, self.recipe, commit, build_s)?;
+        Ok(BuiltBrain {
             path,
             commit: stamp,
-            reused: true,
-            build_s: started.elapsed().as_secs_f64(),
-        });
+            reused: false,
+            build_s,
+        })
     }
-    fresh_dir(&dir)?;
-    let worktree = Worktree::add(top, commit)?;
-    observer(GateEvent::Message(&format!(
-        "checked out {what} ({commit}) in {}",
-        worktree.path().display()
-    )));
-    let path = run_build(what, recipe, worktree.path(), &dir, commit, log, observer)?;
-    worktree.remove()?;
-    let build_s = started.elapsed().as_secs_f64();
-    write_mark(&dir, recipe, commit, build_s)?;
-    Ok(BuiltBrain {
-        path,
-        commit: stamp,
-        reused: false,
-        build_s,
-    })
-}
 
-/// The working tree's brain, built in place (never cached: the tree changes); its commit is
-/// HEAD, `-dirty` when `git status` shows any change or untracked file.
-fn build_working_tree(
-    top: &Path,
-    recipe: &BuildRecipe,
-    root: &Path,
-    log: &Path,
-    observer: &mut dyn FnMut(GateEvent<'_>),
-) -> Result<BuiltBrain, GateError> {
-    let started = Instant::now();
-    let head = resolve_commit(top, "HEAD")?;
-    let dirty = !git(top, &["status", "--porcelain"])?.is_empty();
-    let commit = BuildCommit {
-        hash: Some(head),
-        dirty,
-    };
-    let dir = root.join(WORKING_TREE);
-    fresh_dir(&dir)?;
-    let path = run_build(
-        "the candidate (working tree)",
-        recipe,
-        top,
-        &dir,
-        &commit.stamp(),
-        log,
-        observer,
-    )?;
-    Ok(BuiltBrain {
-        path,
-        commit,
-        reused: false,
-        build_s: started.elapsed().as_secs_f64(),
-    })
+    /// The working tree's brain, built in place (never cached: the tree changes); its commit is
+    /// HEAD, `-dirty` when `git status` shows any change or untracked file.
+    fn working_tree(
+        &self,
+        observer: &mut dyn FnMut(GateEvent<'_>),
+    ) -> Result<BuiltBrain, GateError> {
+        let started = Instant::now();
+        let head = resolve_commit(self.top, "HEAD")?;
+        let dirty = !git(self.top, &["status", "--porcelain"])?.is_empty();
+        let commit = BuildCommit {
+            hash: Some(head),
+            dirty,
+        };
+        let dir = self.root.join(WORKING_TREE);
+        fresh_dir(&dir)?;
+        let path = self.run(
+            "the candidate (working tree)",
+            self.top,
+            &dir,
+            &commit.stamp(),
+            observer,
+        )?;
+        Ok(BuiltBrain {
+            path,
+            commit,
+            reused: false,
+            build_s: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Runs the recipe's command in `source` (output to `out/build.log`, then appended to the
+    /// gate's `log`) and finds the brain: `out/<binary>`, else `source/<binary>` copied there.
+    fn run(
+        &self,
+        what: &str,
+        source: &Path,
+        out: &Path,
+        commit: &str,
+        observer: &mut dyn FnMut(GateEvent<'_>),
+    ) -> Result<PathBuf, GateError> {
+        let (recipe, log) = (self.recipe, self.log);
+        let fail = |message: String| GateError::Build {
+            what: what.to_string(),
+            message,
+            log: log.to_path_buf(),
+        };
+        observer(GateEvent::Message(&format!(
+            "building {what}: `{}` in {} (output folder {})",
+            recipe.command,
+            source.display(),
+            out.display()
+        )));
+        let own_log = out.join(COMMIT_LOG);
+        let mut file = std::fs::File::options()
+            .create(true)
+            .truncate(true)
+            .read(true)
+            .write(true)
+            .open(&own_log)
+            .map_err(|e| GateError::io(&own_log, e))?;
+        let stderr = file.try_clone().map_err(|e| GateError::io(&own_log, e))?;
+        let started = Instant::now();
+        let status = Command::new("sh")
+            .arg("-c")
+            .arg(&recipe.command)
+            .current_dir(source)
+            .env(OUT_VAR, out)
+            .env(COMMIT_VAR, commit)
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(
+                file.try_clone().map_err(|e| GateError::io(&own_log, e))?,
+            ))
+            .stderr(Stdio::from(stderr))
+            .status()
+            .map_err(|e| fail(format!("cannot run sh: {e}")))?;
+        let mut output = String::new();
+        let _ = file.seek(SeekFrom::Start(0));
+        let _ = file.read_to_string(&mut output);
+        append_log(
+            log,
+            &format!(
+            "==> building {what} in {} into {}: {}\n{output}==> {what}: {status} after {:.1} s\n",
+            source.display(),
+            out.display(),
+            recipe.command,
+            started.elapsed().as_secs_f64()
+        ),
+        );
+        if !status.success() {
+            let lines: Vec<&str> = output.lines().collect();
+            let tail = lines[lines.len().saturating_sub(TAIL_LINES)..].join("\n");
+            return Err(fail(format!(
+                "`{}` exited with {status}:\n{tail}",
+                recipe.command
+            )));
+        }
+        let installed = out.join(&recipe.binary);
+        let in_tree = source.join(&recipe.binary);
+        if !is_executable(&installed) && is_executable(&in_tree) {
+            if let Some(parent) = installed.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| GateError::io(parent, e))?;
+            }
+            std::fs::copy(&in_tree, &installed).map_err(|e| GateError::io(&installed, e))?;
+        }
+        if !is_executable(&installed) {
+            return Err(GateError::NoBinary {
+                what: what.to_string(),
+                binary: recipe.binary.clone(),
+                looked: vec![installed, in_tree],
+                log: log.to_path_buf(),
+            });
+        }
+        observer(GateEvent::Message(&format!(
+            "built {what}: {} ({:.1} s)",
+            installed.display(),
+            started.elapsed().as_secs_f64()
+        )));
+        Ok(installed)
+    }
 }
 
 /// The brain of a finished build of `commit` with this recipe in `dir`, if there is one.
@@ -238,96 +326,6 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(not(unix))]
 fn is_executable(path: &Path) -> bool {
     path.is_file()
-}
-
-/// Runs the recipe's command in `source` (output to `out/build.log`, then appended to the
-/// gate's `log`) and finds the brain: `out/<binary>`, else `source/<binary>` copied there.
-fn run_build(
-    what: &str,
-    recipe: &BuildRecipe,
-    source: &Path,
-    out: &Path,
-    commit: &str,
-    log: &Path,
-    observer: &mut dyn FnMut(GateEvent<'_>),
-) -> Result<PathBuf, GateError> {
-    let fail = |message: String| GateError::Build {
-        what: what.to_string(),
-        message,
-        log: log.to_path_buf(),
-    };
-    observer(GateEvent::Message(&format!(
-        "building {what}: `{}` in {} (output folder {})",
-        recipe.command,
-        source.display(),
-        out.display()
-    )));
-    let own_log = out.join(COMMIT_LOG);
-    let mut file = std::fs::File::options()
-        .create(true)
-        .truncate(true)
-        .read(true)
-        .write(true)
-        .open(&own_log)
-        .map_err(|e| GateError::io(&own_log, e))?;
-    let stderr = file.try_clone().map_err(|e| GateError::io(&own_log, e))?;
-    let started = Instant::now();
-    let status = Command::new("sh")
-        .arg("-c")
-        .arg(&recipe.command)
-        .current_dir(source)
-        .env(OUT_VAR, out)
-        .env(COMMIT_VAR, commit)
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(
-            file.try_clone().map_err(|e| GateError::io(&own_log, e))?,
-        ))
-        .stderr(Stdio::from(stderr))
-        .status()
-        .map_err(|e| fail(format!("cannot run sh: {e}")))?;
-    let mut output = String::new();
-    let _ = file.seek(SeekFrom::Start(0));
-    let _ = file.read_to_string(&mut output);
-    append_log(
-        log,
-        &format!(
-            "==> building {what} in {} into {}: {}\n{output}==> {what}: {status} after {:.1} s\n",
-            source.display(),
-            out.display(),
-            recipe.command,
-            started.elapsed().as_secs_f64()
-        ),
-    );
-    if !status.success() {
-        let lines: Vec<&str> = output.lines().collect();
-        let tail = lines[lines.len().saturating_sub(TAIL_LINES)..].join("\n");
-        return Err(fail(format!(
-            "`{}` exited with {status}:\n{tail}",
-            recipe.command
-        )));
-    }
-    let installed = out.join(&recipe.binary);
-    let in_tree = source.join(&recipe.binary);
-    if !is_executable(&installed) && is_executable(&in_tree) {
-        if let Some(parent) = installed.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| GateError::io(parent, e))?;
-        }
-        std::fs::copy(&in_tree, &installed).map_err(|e| GateError::io(&installed, e))?;
-    }
-    if !is_executable(&installed) {
-        return Err(GateError::NoBinary {
-            what: what.to_string(),
-            binary: recipe.binary.clone(),
-            looked: vec![installed, in_tree],
-            log: log.to_path_buf(),
-        });
-    }
-    observer(GateEvent::Message(&format!(
-        "built {what}: {} ({:.1} s)",
-        installed.display(),
-        started.elapsed().as_secs_f64()
-    )));
-    Ok(installed)
 }
 
 fn append_log(log: &Path, text: &str) {

@@ -7,6 +7,16 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The small games of the built-brain gates: freestyle, at most 100 pairs, two at once.
+pub const SMALL_GATE: [&str; 6] = [
+    "--rule",
+    "freestyle",
+    "--pairs",
+    "100",
+    "--concurrency",
+    "2",
+];
+
 /// A temporary directory removed on drop.
 pub struct Tmp(pub PathBuf);
 
