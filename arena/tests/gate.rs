@@ -13,7 +13,7 @@ mod gate_util;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use gate_util::{arena, commit_all, git, text, workspace, Tmp, SMALL_GATE};
+use gate_util::{arena, built_gate, commit_all, git, text, workspace, Tmp};
 
 use wuzi_arena::gate::{self, Baseline, Decision, GateConfig, GateReport, Verdict};
 use wuzi_arena::player::{PlayerLimits, PlayerSpec};
@@ -643,27 +643,17 @@ fn run_records(dir: &Path) -> std::collections::BTreeMap<(u64, u8), GameRecord> 
 fn baseline_ref_fails_a_weakened_commit_and_refuses_an_unchanged_tree() {
     let tmp = Tmp::new("ref-verdicts");
     let (repo, strong, weak) = fake_repo(&tmp);
-    let build = tmp.join("build").display().to_string();
-    let repo_arg = repo.display().to_string();
+    let build = tmp.join("build");
     let gate_with = |reference: &str, out: &Path, extra: &[&str]| {
-        let out = out.display().to_string();
-        let mut args = SMALL_GATE.to_vec();
-        args.extend([
+        let own = [
             "--no-suites",
             "--quiet",
-            "--repo",
-            &repo_arg,
             "--baseline-ref",
             reference,
             "--build-profile",
             "dev",
-            "--build-dir",
-            &build,
-            "--out",
-            &out,
-        ]);
-        args.extend_from_slice(extra);
-        arena(&args, &[])
+        ];
+        built_gate(&repo, &build, out, &own, extra)
     };
     let gate_on = |reference: &str, out: &Path| gate_with(reference, out, &[]);
     // Read as JSON values, as a script would (names as written in the files).

@@ -14,7 +14,7 @@ mod gate_util;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use gate_util::{arena, commit_all, git, text, Tmp, SMALL_GATE};
+use gate_util::{arena, built_gate, commit_all, git, text, Tmp};
 use wuzi_arena::gate;
 
 /// The brain as committed: `BLOCK` is what the weakened commit changes.
@@ -86,28 +86,9 @@ impl EngineRepo {
     /// `wuzi-arena gate --engine ENGINE` on the repository ([`SMALL_GATE`] games), output in
     /// `out`, builds in the shared build folder.
     fn gate(&self, engine: &str, out: &Path, extra: &[&str]) -> Output {
-        let (registry, repo) = (self.tmp.join("engines.toml"), &self.repo);
-        let (build, out) = (self.tmp.join("build"), out.display().to_string());
-        let (registry, repo, build) = (
-            registry.display().to_string(),
-            repo.display().to_string(),
-            build.display().to_string(),
-        );
-        let mut args = SMALL_GATE.to_vec();
-        args.extend([
-            "--engines",
-            &registry,
-            "--engine",
-            engine,
-            "--repo",
-            &repo,
-            "--build-dir",
-            &build,
-            "--out",
-            &out,
-        ]);
-        args.extend_from_slice(extra);
-        arena(&args, &[])
+        let registry = self.tmp.join("engines.toml").display().to_string();
+        let own = ["--engines", &registry, "--engine", engine];
+        built_gate(&self.repo, &self.tmp.join("build"), out, &own, extra)
     }
 }
 

@@ -17,6 +17,21 @@ pub const SMALL_GATE: [&str; 6] = [
     "2",
 ];
 
+/// A gate of built brains on `repo` ([`SMALL_GATE`] games, builds in `build`, report in `out`)
+/// with the test's own arguments `own` and then `extra`.
+pub fn built_gate(repo: &Path, build: &Path, out: &Path, own: &[&str], extra: &[&str]) -> Output {
+    let (repo, build, out) = (
+        repo.display().to_string(),
+        build.display().to_string(),
+        out.display().to_string(),
+    );
+    let mut args = SMALL_GATE.to_vec();
+    args.extend(["--repo", &repo, "--build-dir", &build, "--out", &out]);
+    args.extend_from_slice(own);
+    args.extend_from_slice(extra);
+    arena(&args, &[])
+}
+
 /// A temporary directory removed on drop.
 pub struct Tmp(pub PathBuf);
 
