@@ -28,8 +28,9 @@ binary = "pbrain-tiny"
 settle-ms = 0
 
 [brains.intree]
-build = "mkdir -p build && cc -O2 -o build/pbrain-tiny tiny.c"
+build = 'mkdir -p build && cc -O2 -o build/pbrain-tiny tiny.c && cp "$WUZI_REGISTRY_DIR/engines.toml" "$WUZI_BUILD_OUT/"'
 binary = "build/pbrain-tiny"
+settle-ms = 0
 
 [brains.broken]
 build = "echo compiling tiny.c; echo 'tiny.c:1: error: boom' >&2; exit 3"
@@ -189,6 +190,7 @@ fn engine_gate_bad_builds_exit_2_and_keep_the_last_report() {
     assert_eq!(o.status.code(), Some(1), "{}", both(&o));
     let copied = e.tmp.join("build/intree").join(&e.strong);
     assert!(copied.join("build/pbrain-tiny").is_file());
+    assert!(copied.join("engines.toml").is_file(), "WUZI_REGISTRY_DIR");
     let kept = std::fs::read(out.join(gate::REPORT_JSON)).expect("gate.json");
     let games = std::fs::read(out.join("match/games.jsonl")).expect("games");
 

@@ -23,7 +23,8 @@
 //! shell command run in the checked-out commit, `binary` a relative path, looked up first in
 //! the build's output folder (`$WUZI_BUILD_OUT`, where a build may install the brain with
 //! the files it needs) and then in the checked-out tree. An entry with them needs no
-//! `command` (it is then only played by the gate); see [`BuildRecipe`].
+//! `command` (it is then only played by the gate); the build also gets `$WUZI_REGISTRY_DIR`, this
+//! file's folder, for files kept beside it. See [`BuildRecipe`].
 //!
 //! A `command` with a path separator is resolved against the registry file's folder, so is
 //! `dir`; a bare command name is looked up in `PATH` when the brain starts. `extensions`, when
@@ -156,6 +157,9 @@ pub struct BuildRecipe {
     pub command: String,
     /// The brain, relative to the output folder or else to the checked-out folder.
     pub binary: PathBuf,
+    /// The registry file's folder, given to the build as `WUZI_REGISTRY_DIR` (files kept
+    /// beside the registry, such as a brain's weights, are named relative to it there).
+    pub registry_dir: PathBuf,
 }
 
 /// The entry's build recipe from its `build` and `binary` keys: both or neither, `binary` a
@@ -164,6 +168,7 @@ fn build_recipe(
     name: &str,
     build: Option<String>,
     binary: Option<PathBuf>,
+    registry_dir: &Path,
 ) -> Result<Option<BuildRecipe>, String> {
     match (build, binary) {
         (None, None) => Ok(None),
@@ -190,7 +195,11 @@ fn build_recipe(
                     binary.display()
                 ));
             }
-            Ok(Some(BuildRecipe { command, binary }))
+            Ok(Some(BuildRecipe {
+                command,
+                binary,
+                registry_dir: registry_dir.to_path_buf(),
+            }))
         }
     }
 }
@@ -245,7 +254,7 @@ impl Registry {
                     "brain name '{name}': no commas, '=' or spaces (it is used in --player)"
                 )));
             }
-            let build = build_recipe(&name, b.build, b.binary).map_err(invalid)?;
+            let build = build_recipe(&name, b.build, b.binary, &base).map_err(invalid)?;
             let command = b.command.trim().to_string();
             if command.is_empty() && build.is_none() {
                 return Err(invalid(format!(
@@ -421,6 +430,7 @@ info = ["hash_size 16384"]
         let recipe = tiny.build.as_ref().expect("a recipe");
         assert_eq!(recipe.command, "cc -o out/pbrain-tiny tiny.c");
         assert_eq!(recipe.binary, PathBuf::from("out/pbrain-tiny"));
+        assert_eq!(recipe.registry_dir, PathBuf::from("/srv/reg"));
         let r = Registry::parse(GOOD, Path::new("/x/engines.toml")).expect("valid");
         assert!(r.get("rapfi").expect("there").build.is_none());
     }

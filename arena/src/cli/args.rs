@@ -454,7 +454,7 @@ pub(crate) struct GateArgs {
         long,
         value_name = "NAME",
         requires = "baseline_ref",
-        conflicts_with_all = ["candidate", "candidate_bin", "suites"]
+        conflicts_with_all = ["candidate", "candidate_bin", "suites", "build_profile"]
     )]
     pub(crate) engine: Option<String>,
     /// With --engine: build the candidate from this git reference instead of the working tree.

@@ -25,6 +25,8 @@ pub const WORKING_TREE: &str = "working-tree";
 pub const OUT_VAR: &str = "WUZI_BUILD_OUT";
 /// The environment variable giving the build the commit it builds (`<hash>[-dirty]`).
 pub const COMMIT_VAR: &str = "WUZI_BUILD_COMMIT";
+/// The environment variable naming the registry file's folder, for files kept beside it.
+pub const REGISTRY_DIR_VAR: &str = "WUZI_REGISTRY_DIR";
 /// Lines of the build's output shown when it fails.
 const TAIL_LINES: usize = 20;
 
@@ -58,7 +60,8 @@ pub fn engine_build_dir(config: &GateConfig) -> PathBuf {
 ///
 /// Each commit is built once into `<build dir>/<engine>/<commit>/`: checked out into a
 /// temporary worktree (removed afterwards, whatever happens), the entry's `build` run there by
-/// `sh -c` with [`OUT_VAR`] naming that folder and [`COMMIT_VAR`] the commit, and its `binary`
+/// `sh -c` with [`OUT_VAR`] naming that folder, [`COMMIT_VAR`] the commit and
+/// [`REGISTRY_DIR_VAR`] the registry's folder, and its `binary`
 /// taken from the folder (where the build may have installed it with its files) or else copied
 /// there from the worktree. [`BUILD_MARK`] is written last; a later gate finding it, for the same
 /// recipe, plays that brain without building. The working tree is built in place, into
@@ -229,6 +232,7 @@ impl Builder<'_> {
             .current_dir(source)
             .env(OUT_VAR, out)
             .env(COMMIT_VAR, commit)
+            .env(REGISTRY_DIR_VAR, &recipe.registry_dir)
             .stdin(Stdio::null())
             .stdout(Stdio::from(
                 file.try_clone().map_err(|e| GateError::io(&own_log, e))?,
@@ -335,5 +339,54 @@ fn append_log(log: &Path, text: &str) {
         .open(log)
     {
         let _ = f.write_all(text.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A commit's folder is reused only for a finished build (its mark written) of the same
+    /// commit with the same recipe, whose brain is still there and executable.
+    #[test]
+    fn cached_builds_need_their_mark_their_recipe_and_their_brain() {
+        let dir = std::env::temp_dir().join(format!("wuzi-engine-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let recipe = BuildRecipe {
+            command: "make".into(),
+            binary: "pbrain-x".into(),
+            registry_dir: dir.clone(),
+        };
+        let commit = "a".repeat(40);
+        let brain = dir.join("pbrain-x");
+        std::fs::write(&brain, "#!/bin/sh\n").expect("writes");
+        assert_eq!(
+            cached(&dir, &recipe, &commit),
+            None,
+            "no mark: an unfinished build"
+        );
+        write_mark(&dir, &recipe, &commit, 1.0).expect("mark");
+        #[cfg(unix)]
+        {
+            assert_eq!(cached(&dir, &recipe, &commit), None, "not executable");
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755))
+                .expect("chmod");
+        }
+        assert_eq!(cached(&dir, &recipe, &commit), Some(brain.clone()));
+        let changed = BuildRecipe {
+            command: "make -j2".into(),
+            ..recipe.clone()
+        };
+        assert_eq!(
+            cached(&dir, &changed, &commit),
+            None,
+            "another recipe builds anew"
+        );
+        assert_eq!(cached(&dir, &recipe, &"b".repeat(40)), None);
+        std::fs::remove_file(&brain).expect("removes");
+        assert_eq!(cached(&dir, &recipe, &commit), None, "the brain is gone");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
