@@ -179,7 +179,9 @@ fn build_recipe(
             "brains.{name}.binary needs brains.{name}.build (how to build it)"
         )),
         (Some(command), Some(binary)) => {
-            if command.trim().is_empty() {
+            // A multi-line TOML string ends in a newline: shown in messages, it would split them.
+            let command = command.trim().to_string();
+            if command.is_empty() {
                 return Err(format!("brains.{name}.build is empty"));
             }
             let inside = binary.components().all(|c| {
