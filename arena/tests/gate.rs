@@ -342,8 +342,9 @@ fn cli_bad_input_exits_with_status_2() {
     );
 }
 
-/// A reference whose engine does not build: exit status 2, the build log kept, and no worktree
-/// left behind in the repository or on disk (the baseline is built first, in its worktree).
+/// A reference whose engine does not build: exit status 2, the build log kept, the last gate's
+/// report and games untouched, and no worktree left behind in the repository or on disk (the
+/// baseline is built first, in its worktree).
 #[test]
 fn failed_baseline_build_removes_its_worktree() {
     let tmp = Tmp::new("build-fail");
@@ -354,6 +355,10 @@ fn failed_baseline_build_removes_its_worktree() {
     git(&repo, &["add", "Cargo.toml"]);
     git(&repo, &["commit", "-q", "-m", "broken"]);
     let out = tmp.join("out");
+    // An earlier gate's report: a build that fails must not remove it (issue 23).
+    std::fs::create_dir_all(out.join(gate::MATCH_DIR)).expect("dirs");
+    std::fs::write(out.join(gate::REPORT_JSON), "{}\n").expect("writes");
+    std::fs::write(out.join("match/games.jsonl"), "").expect("writes");
     let o = arena(
         &[
             "--no-suites",
@@ -374,6 +379,7 @@ fn failed_baseline_build_removes_its_worktree() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("building baseline HEAD failed"), "{err}");
     assert!(out.join(gate::BUILD_LOG).is_file());
+    assert!(out.join(gate::REPORT_JSON).is_file() && out.join("match/games.jsonl").is_file());
     let list = git(&repo, &["worktree", "list", "--porcelain"]);
     assert_eq!(list.matches("worktree ").count(), 1, "{list}");
     // The worktree's folder, named in the stage messages, is gone.

@@ -84,8 +84,9 @@ pub fn run_gate(
         openings.clone(),
         openings_source.clone(),
     )?;
-    // Another engine is built before the output folder is cleared: a build that fails leaves
-    // the last gate's report and games as they were.
+    // The output folder is cleared only once the games can start (or the suites have failed):
+    // a build that fails, or a refused pair of players, leaves the last gate's report and games
+    // as they were.
     let prebuilt = match (engine, &config.baseline) {
         (Some(e), Baseline::GitRef(r)) => Some(build_engine_brains(config, e, r, observer)?),
         (Some(e), Baseline::Player(_)) => {
@@ -96,7 +97,6 @@ pub fn run_gate(
         }
         (None, _) => None,
     };
-    prepare_out(&config.out)?;
 
     let mut suites = Vec::new();
     let mut notes = Vec::new();
@@ -150,6 +150,7 @@ pub fn run_gate(
     };
 
     if suite_failures > 0 {
+        prepare_out(&config.out)?;
         report.decision = Decision::SuitesFailed;
         report.verdict = Verdict::Fail;
         report.reason = format!("{suite_failures} suite case(s) failed; no games were played");
@@ -196,6 +197,7 @@ pub fn run_gate(
             report.baseline_commit = Some(built.baseline.commit.stamp());
         }
         let run_config = run_config(config, players, openings, openings_source)?;
+        prepare_out(&config.out)?;
         if wuzi_runs::interrupt::requested() {
             // Stopped during the suites or the builds: no game was played.
             return Err(GateError::Interrupted {
