@@ -107,7 +107,13 @@ pub fn run_gate(
             e.brain.name
         ));
     }
-    for path in params.as_ref().map_or(&[][..], |_| &config.suites[..]) {
+    // Only wuzi's own candidate has parameters to run the suites with.
+    let suite_paths = if params.is_some() {
+        &config.suites[..]
+    } else {
+        &[]
+    };
+    for path in suite_paths {
         let Some(params) = &params else { break };
         observer(GateEvent::Message(&format!("suite {}", path.display())));
         let report = suite::run(std::slice::from_ref(path), params)?;
