@@ -30,6 +30,13 @@
 //! as its baseline (same binary and same parameters) is refused ([`GateError::IdenticalPlayers`]):
 //! its games are mirror pairs, and the gate could not fail whatever the code does.
 //!
+//! # Other engines
+//!
+//! [`EngineGate`] (`--engine NAME`) gates any Gomocup engine from its own repository: the
+//! registry entry's build recipe ([`wuzi_players::registry::BuildRecipe`]) is run in a worktree
+//! of each commit and the brain kept per commit ([`build_engine_brains`]); the suites, which
+//! test wuzi's own engine, are skipped and the report says so.
+//!
 //! # Defaults and why
 //!
 //! - **SPRT bounds `[-20, 0]` logistic Elo, alpha = beta = 0.05** ([`default_sprt`]). H1
@@ -78,6 +85,7 @@
 
 pub mod build;
 pub mod config;
+pub mod engine_build;
 pub mod error;
 pub mod markdown;
 pub mod reference;
@@ -88,6 +96,7 @@ pub mod verdict;
 
 pub use build::*;
 pub use config::*;
+pub use engine_build::*;
 pub use error::*;
 pub use markdown::*;
 pub use reference::*;

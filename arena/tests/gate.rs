@@ -7,8 +7,13 @@
 //! strength tests at the gate's defaults (2000 nodes, 1000 pairs) and build a baseline from git
 //! (`cargo test -p wuzi-arena --test gate -- --ignored --nocapture`).
 
+#[path = "support/gate_util.rs"]
+mod gate_util;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use gate_util::{arena, built_gate, commit_all, git, text, workspace, Tmp};
 
 use wuzi_arena::gate::{self, Baseline, Decision, GateConfig, GateReport, Verdict};
 use wuzi_arena::player::{PlayerLimits, PlayerSpec};
@@ -24,35 +29,6 @@ const WEAK: &str = "set=w_open_three=20,set=w_open_four=100";
 /// no safe stand-in: `w_one` one step above its default measured -16 Elo at 2000 nodes.)
 fn irrelevant(nodes: u64) -> String {
     format!("name=fewer-nodes,nodes={}", nodes * 97 / 100)
-}
-
-/// A temporary directory removed on drop.
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(name: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("wuzi-gate-test-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("temp dir");
-        Tmp(p)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
 }
 
 /// A gate of `candidate` against `baseline` (player specs) at `nodes` per move, `pairs` pairs,
@@ -237,20 +213,6 @@ fn a_failing_suite_fails_the_gate_before_any_game() {
     assert!(md.contains("wrong on purpose"), "{md}");
 }
 
-fn arena(args: &[&str], envs: &[(&str, &Path)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_wuzi-arena"));
-    c.current_dir(workspace()).arg("gate").args(args);
-    c.env_remove("GITHUB_STEP_SUMMARY");
-    for (k, v) in envs {
-        c.env(k, v);
-    }
-    c.output().expect("runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 /// In-process end to end from the workspace root: both suites, default.toml at 3 % more nodes
 /// against the defaults (a small gain), summary appended to
 /// `$GITHUB_STEP_SUMMARY`; exit status 0.
@@ -380,25 +342,9 @@ fn cli_bad_input_exits_with_status_2() {
     );
 }
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let o = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=gate test",
-            "-c",
-            "user.email=gate@test.invalid",
-        ])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
-    text(&o.stdout)
-}
-
-/// A reference whose engine does not build: exit status 2, the build log kept, and no worktree
-/// left behind in the repository or on disk (the baseline is built first, in its worktree).
+/// A reference whose engine does not build: exit status 2, the build log kept, the last gate's
+/// report and games untouched, and no worktree left behind in the repository or on disk (the
+/// baseline is built first, in its worktree).
 #[test]
 fn failed_baseline_build_removes_its_worktree() {
     let tmp = Tmp::new("build-fail");
@@ -409,6 +355,10 @@ fn failed_baseline_build_removes_its_worktree() {
     git(&repo, &["add", "Cargo.toml"]);
     git(&repo, &["commit", "-q", "-m", "broken"]);
     let out = tmp.join("out");
+    // An earlier gate's report: a build that fails must not remove it (issue 23).
+    std::fs::create_dir_all(out.join(gate::MATCH_DIR)).expect("dirs");
+    std::fs::write(out.join(gate::REPORT_JSON), "{}\n").expect("writes");
+    std::fs::write(out.join("match/games.jsonl"), "").expect("writes");
     let o = arena(
         &[
             "--no-suites",
@@ -429,6 +379,7 @@ fn failed_baseline_build_removes_its_worktree() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("building baseline HEAD failed"), "{err}");
     assert!(out.join(gate::BUILD_LOG).is_file());
+    assert!(out.join(gate::REPORT_JSON).is_file() && out.join("match/games.jsonl").is_file());
     let list = git(&repo, &["worktree", "list", "--porcelain"]);
     assert_eq!(list.matches("worktree ").count(), 1, "{list}");
     // The worktree's folder, named in the stage messages, is gone.
@@ -486,13 +437,6 @@ fn fake_brain(level: u32, claimed: Option<&str>) -> String {
         ),
         None => text,
     }
-}
-
-/// Commits everything in `repo`; the new HEAD's hash.
-fn commit_all(repo: &Path, message: &str) -> String {
-    git(repo, &["add", "-A"]);
-    git(repo, &["commit", "-q", "-m", message]);
-    git(repo, &["rev-parse", "HEAD"]).trim().to_string()
 }
 
 /// A scratch repository with two commits of the fake engine: the strong brain (level 1), then
@@ -705,32 +649,17 @@ fn run_records(dir: &Path) -> std::collections::BTreeMap<(u64, u8), GameRecord> 
 fn baseline_ref_fails_a_weakened_commit_and_refuses_an_unchanged_tree() {
     let tmp = Tmp::new("ref-verdicts");
     let (repo, strong, weak) = fake_repo(&tmp);
-    let build = tmp.join("build").display().to_string();
-    let repo_arg = repo.display().to_string();
+    let build = tmp.join("build");
     let gate_with = |reference: &str, out: &Path, extra: &[&str]| {
-        let out = out.display().to_string();
-        let mut args = vec![
+        let own = [
             "--no-suites",
-            "--rule",
-            "freestyle",
-            "--pairs",
-            "100",
-            "--concurrency",
-            "2",
             "--quiet",
-            "--repo",
-            &repo_arg,
             "--baseline-ref",
             reference,
             "--build-profile",
             "dev",
-            "--build-dir",
-            &build,
-            "--out",
-            &out,
         ];
-        args.extend_from_slice(extra);
-        arena(&args, &[])
+        built_gate(&repo, &build, out, &own, extra)
     };
     let gate_on = |reference: &str, out: &Path| gate_with(reference, out, &[]);
     // Read as JSON values, as a script would (names as written in the files).

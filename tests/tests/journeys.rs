@@ -452,6 +452,82 @@ fn gate_fails_a_weaker_candidate_passes_a_stronger_and_refuses_the_same() {
     }
 }
 
+/// "Gating another engine": the README's registry entry (its `toml` block) and its first
+/// `gate --engine` command on a scratch repository of a small C brain built by `make`: the commit
+/// that switches its blocking off fails against its parent (exit 1), and a README-only commit on
+/// top passes against that commit (exit 0); both reports name the commits built.
+#[test]
+fn engine_gate_fails_a_weakened_commit_and_passes_an_unchanged_one() {
+    let tmp = TempDir::new("engine-gate");
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README");
+    let section = readme
+        .split("### Gating another engine")
+        .nth(1)
+        .expect("README has the section");
+    let entry = section
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|t| t.split("```").next())
+        .expect("the section's toml block");
+    // Budget only: this brain reads whole lines, so no settle gap is needed.
+    let registry = tmp.join("engines.toml");
+    std::fs::write(&registry, format!("{entry}settle-ms = 0\n")).expect("writes");
+    let repo = tmp.join("mybrain");
+    std::fs::create_dir_all(&repo).expect("dir");
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .arg("-C")
+            .arg(&repo)
+            .args(["-c", "user.name=j", "-c", "user.email=j@test.invalid"])
+            .args(args)
+            .output()
+            .expect("git");
+        assert!(o.status.success(), "git {args:?}");
+        String::from_utf8_lossy(&o.stdout).trim().to_string()
+    };
+    let brain = include_str!("../../arena/tests/data/tiny_brain.c");
+    std::fs::write(repo.join("tiny.c"), brain).expect("writes");
+    std::fs::write(
+        repo.join("Makefile"),
+        "pbrain-mybrain: tiny.c\n\tcc -O2 -o pbrain-mybrain tiny.c\n",
+    )
+    .expect("writes");
+    std::fs::write(repo.join(".gitignore"), "/pbrain-mybrain\n").expect("writes");
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "brain"]);
+    let weak = brain.replace("#define BLOCK 1", "#define BLOCK 0");
+    std::fs::write(repo.join("tiny.c"), weak).expect("writes");
+    git(&["commit", "-qam", "stop blocking"]);
+    let gate = find("wuzi-arena", "gate", &["--engine", "--rule"])
+        .set("--engines", &s(&registry))
+        .set("--repo", &s(&repo))
+        .set("--build-dir", &s(&tmp.join("build")))
+        .set("--pairs", "100")
+        .set("--concurrency", "2")
+        .set("--baseline-ref", "HEAD~1")
+        .flag("--quiet");
+    let fail = tmp.join("fail");
+    exec(&gate.clone().set("--out", &s(&fail)), None, 1);
+    std::fs::write(repo.join("README"), "mybrain\n").expect("writes");
+    git(&["add", "README"]);
+    git(&["commit", "-qm", "a README"]);
+    let pass = tmp.join("pass");
+    exec(&gate.set("--out", &s(&pass)), None, 0);
+    let json = std::fs::read_to_string(pass.join("gate.json")).expect("gate.json");
+    let report: serde_json::Value = serde_json::from_str(&json).expect("parses");
+    assert_eq!(
+        report["candidate_commit"],
+        git(&["rev-parse", "HEAD"]).as_str()
+    );
+    assert_eq!(
+        report["baseline_commit"],
+        git(&["rev-parse", "HEAD~1"]).as_str()
+    );
+    let html = std::fs::read_to_string(pass.join("report.html")).expect("report.html");
+    assert!(html.contains("Strength gate: PASS"), "report.html");
+}
+
 /// A match killed with SIGKILL mid-run and continued with `wuzi-arena resume DIR` ends with
 /// the same games and statistics as the same match played without interruption.
 #[test]

@@ -19,6 +19,8 @@
 //! param-file = "config.toml"            # config: the file written in its working folder
 //! # param-prefix = "param_"             # info: INFO <prefix><name> <value>
 //! # param-args = ["--set", "{name}={value}"]  # args: per parameter, on its command line
+//! build = "make pbrain-rapfi"                   # how the gate builds it from its repository
+//! binary = "build/pbrain-rapfi"                 # where that build leaves the brain
 //! ```
 //!
 //! `command`, `args`, `dir` and `param-template` may use `~` (the home folder) and environment
@@ -27,6 +29,14 @@
 //! registry serves every machine: `command = "${PEERS:-~/peers}/rapfi/pbrain-rapfi"`.
 //! The parameter channel ([`crate::external::ParamChannel`]) is checked when the file is read
 //! (the template must exist and render).
+//!
+//! `build` and `binary` (both or neither) let `wuzi-arena gate --engine NAME --repo PATH
+//! --baseline-ref REF` build the brain from any commit of its own repository: `build` is a
+//! shell command run in the checked-out commit, `binary` a relative path, looked up first in
+//! the build's output folder (`$WUZI_BUILD_OUT`, where a build may install the brain with
+//! the files it needs) and then in the checked-out tree. An entry with them needs no
+//! `command` (it is then only played by the gate); the build also gets `$WUZI_REGISTRY_DIR`, this
+//! file's folder, for files kept beside it. See [`BuildRecipe`].
 //!
 //! A `command` with a path separator is resolved against the registry file's folder, so is
 //! `dir`; a bare command name is looked up in `PATH` when the brain starts. `extensions`, when
@@ -95,6 +105,7 @@ pub enum RegistryError {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawBrain {
+    #[serde(default)]
     command: String,
     #[serde(default)]
     args: Vec<String>,
@@ -126,6 +137,10 @@ struct RawBrain {
     param_template: Option<String>,
     #[serde(default)]
     param_file: Option<String>,
+    #[serde(default)]
+    build: Option<String>,
+    #[serde(default)]
+    binary: Option<PathBuf>,
 }
 
 impl RawBrain {
@@ -221,6 +236,66 @@ pub struct BrainEntry {
     pub options: BrainOptions,
     /// The extensions it honours (lower case), if the entry says.
     pub extensions: Option<Vec<String>>,
+    /// How the gate builds it from a commit of its repository (`build`, `binary`).
+    pub build: Option<BuildRecipe>,
+}
+
+/// How to build a brain from a checkout of its repository (the registry's `build` and
+/// `binary`), for `wuzi-arena gate --engine`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildRecipe {
+    /// A shell command (`sh -c`) run in the checked-out commit's folder, with
+    /// `WUZI_BUILD_OUT` (the commit's output folder) and `WUZI_BUILD_COMMIT` set.
+    pub command: String,
+    /// The brain, relative to the output folder or else to the checked-out folder.
+    pub binary: PathBuf,
+    /// The registry file's folder, given to the build as `WUZI_REGISTRY_DIR` (files kept
+    /// beside the registry, such as a brain's weights, are named relative to it there).
+    pub registry_dir: PathBuf,
+}
+
+/// The entry's build recipe from its `build` and `binary` keys: both or neither, `binary` a
+/// relative path that stays inside the folder it is looked up in.
+fn build_recipe(
+    name: &str,
+    build: Option<String>,
+    binary: Option<PathBuf>,
+    registry_dir: &Path,
+) -> Result<Option<BuildRecipe>, String> {
+    match (build, binary) {
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(format!(
+            "brains.{name}.build needs brains.{name}.binary (where the build leaves the brain)"
+        )),
+        (None, Some(_)) => Err(format!(
+            "brains.{name}.binary needs brains.{name}.build (how to build it)"
+        )),
+        (Some(command), Some(binary)) => {
+            // A multi-line TOML string ends in a newline: shown in messages, it would split them.
+            let command = command.trim().to_string();
+            if command.is_empty() {
+                return Err(format!("brains.{name}.build is empty"));
+            }
+            let inside = binary.components().all(|c| {
+                matches!(
+                    c,
+                    std::path::Component::Normal(_) | std::path::Component::CurDir
+                )
+            });
+            if binary.as_os_str().is_empty() || !inside {
+                return Err(format!(
+                    "brains.{name}.binary '{}': a relative path inside the build's output folder \
+                     or checkout (no leading '/', no '..')",
+                    binary.display()
+                ));
+            }
+            Ok(Some(BuildRecipe {
+                command,
+                binary,
+                registry_dir: registry_dir.to_path_buf(),
+            }))
+        }
+    }
 }
 
 impl BrainEntry {
@@ -274,17 +349,23 @@ impl Registry {
                 )));
             }
             let key = |k: &str| format!("brains.{name}.{k}");
+            let build =
+                build_recipe(&name, b.build.take(), b.binary.take(), &base).map_err(invalid)?;
             let command = expand(b.command.trim(), &key("command")).map_err(invalid)?;
-            if command.is_empty() {
-                return Err(invalid(format!("brains.{name}.command is empty")));
+            if command.is_empty() && build.is_none() {
+                return Err(invalid(format!(
+                    "brains.{name}.command is missing or empty (or give build and binary for \
+                     a brain the gate builds)"
+                )));
             }
             let has_separator =
                 command.contains('/') || command.contains(std::path::MAIN_SEPARATOR);
-            let command = if has_separator && Path::new(&command).is_relative() {
-                base.join(&command).display().to_string()
-            } else {
-                command
-            };
+            let command =
+                if !command.is_empty() && has_separator && Path::new(&command).is_relative() {
+                    base.join(&command).display().to_string()
+                } else {
+                    command
+                };
             let dir = b
                 .dir
                 .take()
@@ -335,6 +416,7 @@ impl Registry {
                     description: b.description,
                     options,
                     extensions,
+                    build,
                 },
             );
         }
@@ -478,6 +560,23 @@ command = "${WUZI_TEST_UNSET_PEERS_23:-~/peers}/b/pbrain-b"
         );
     }
 
+    /// `build` and `binary` make a brain the gate builds from its repository; such an entry
+    /// needs no `command`, and an entry without them has no recipe.
+    #[test]
+    fn build_recipes_are_read_and_need_no_command() {
+        let text = "[brains.tiny]\nbuild = \"cc -o out/pbrain-tiny tiny.c\"\n\
+                    binary = \"out/pbrain-tiny\"\nsettle-ms = 0\n";
+        let r = Registry::parse(text, Path::new("/srv/reg/engines.toml")).expect("valid");
+        let tiny = r.get("tiny").expect("there");
+        assert_eq!(tiny.command, "", "no command: only the gate plays it");
+        let recipe = tiny.build.as_ref().expect("a recipe");
+        assert_eq!(recipe.command, "cc -o out/pbrain-tiny tiny.c");
+        assert_eq!(recipe.binary, PathBuf::from("out/pbrain-tiny"));
+        assert_eq!(recipe.registry_dir, PathBuf::from("/srv/reg"));
+        let r = Registry::parse(GOOD, Path::new("/x/engines.toml")).expect("valid");
+        assert!(r.get("rapfi").expect("there").build.is_none());
+    }
+
     #[test]
     fn bad_registries_and_names_are_errors_naming_the_problem() {
         let p = Path::new("/x/engines.toml");
@@ -495,6 +594,13 @@ command = "${WUZI_TEST_UNSET_PEERS_23:-~/peers}/b/pbrain-b"
             e.contains("unknown brain 'rapfo'") && e.contains("mintaka, rapfi"),
             "{e}"
         );
+        assert!(err("[brains.a]\nbuild = \"make\"\n").contains("needs brains.a.binary"));
+        assert!(err("[brains.a]\nbinary = \"x\"\n").contains("needs brains.a.build"));
+        let outside = "[brains.a]\nbuild = \"make\"\nbinary = \"../x\"\n";
+        assert!(err(outside).contains("no leading '/', no '..'"));
+        let absolute = "[brains.a]\nbuild = \"make\"\nbinary = \"/bin/x\"\n";
+        assert!(err(absolute).contains("brains.a.binary '/bin/x'"));
+        assert!(err("[brains.a]\nbuild = \" \"\nbinary = \"x\"\n").contains("build is empty"));
         let e = Registry::load(Path::new("/nonexistent/engines.toml")).unwrap_err();
         assert!(e.to_string().contains("/nonexistent/engines.toml"), "{e}");
     }

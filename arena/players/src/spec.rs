@@ -378,6 +378,13 @@ impl PlayerSpec {
             if command.is_some() {
                 return Err(bad("cmd= and a registry brain do not mix".into()));
             }
+            if e.command.is_empty() {
+                return Err(bad(format!(
+                    "brain '{}' has no command: it has only build and binary, for \
+                     `wuzi-arena gate --engine {}` (add command = \"...\" to play it here)",
+                    e.name, e.name
+                )));
+            }
             command = Some(e.command.clone());
             let mut all_args = e.args.clone();
             all_args.append(&mut args);

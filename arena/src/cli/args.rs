@@ -448,12 +448,26 @@ pub(crate) struct GateArgs {
     /// commit, and play them as Gomocup brains at --nodes per move (INFO max_node).
     #[arg(long, value_name = "GIT_REF")]
     pub(crate) baseline_ref: Option<String>,
+    /// Gate another Gomocup engine: the registry brain NAME, whose `build` and `binary` keys
+    /// say how to build it, built from --baseline-ref and from --candidate-ref (or the working
+    /// tree) of its repository (--repo); no suites are run.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "baseline_ref",
+        conflicts_with_all = ["candidate", "candidate_bin", "suites", "build_profile"]
+    )]
+    pub(crate) engine: Option<String>,
+    /// With --engine: build the candidate from this git reference instead of the working tree.
+    #[arg(long, value_name = "GIT_REF", requires = "engine")]
+    pub(crate) candidate_ref: Option<String>,
     /// The repository of --baseline-ref (any folder inside it).
     #[arg(long, default_value = ".")]
     pub(crate) repo: PathBuf,
     /// Build folder of --baseline-ref: a cargo target folder per baseline commit (its checked
     /// binary is reused by later runs) and one for the working tree [default: gate-build under
-    /// CARGO_TARGET_DIR or the repository's target].
+    /// CARGO_TARGET_DIR or the repository's target; with --engine, ~/.cache/wuzi/gate-build,
+    /// a folder per engine and commit].
     #[arg(long)]
     pub(crate) build_dir: Option<PathBuf>,
     /// Cargo profile of the --baseline-ref builds (dev builds faster, plays slower).

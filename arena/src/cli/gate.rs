@@ -52,6 +52,29 @@ pub(crate) fn gate_command(args: GateArgs) -> Result<()> {
             Baseline::GitRef(reference.commit)
         }
     };
+    let engine = match &args.engine {
+        Some(name) => {
+            let Some(registry) = registry.as_ref() else {
+                anyhow::bail!(
+                    "--engine {name}: no brain registry (give --engines FILE or set {})",
+                    wuzi_arena::registry::ENV_VAR
+                );
+            };
+            let brain = registry.get(name)?.clone();
+            if brain.build.is_none() {
+                anyhow::bail!(
+                    "--engine {name}: brain '{name}' of {} has no build recipe (add build = \
+                     \"...\" and binary = \"...\" to its entry)",
+                    registry.path().display()
+                );
+            }
+            Some(gate::EngineGate {
+                brain,
+                candidate_ref: args.candidate_ref.clone(),
+            })
+        }
+        None => None,
+    };
     let candidate = match (&args.candidate, &baseline) {
         (None, Baseline::GitRef(_)) => PlayerSpec::parse("name=candidate", &limits)?,
         _ => spec(&args.candidate, gate::DEFAULT_CANDIDATE_PARAMS)?,
@@ -87,6 +110,7 @@ pub(crate) fn gate_command(args: GateArgs) -> Result<()> {
     config.move_ms = args.move_ms;
     config.candidate_bin = args.candidate_bin.clone();
     config.allow_identical = args.allow_identical;
+    config.engine = engine;
 
     let bar = wuzi_arena::progress::bar(
         args.quiet,

@@ -43,11 +43,7 @@ impl Worktree {
     /// Checks out `reference` of the repository containing `repo` into a new temporary folder
     /// (`git worktree add --detach`).
     pub fn add(repo: &Path, reference: &str) -> Result<Worktree, GateError> {
-        if reference.trim().is_empty() || reference.starts_with('-') {
-            return Err(GateError::Config(format!(
-                "bad git reference '{reference}'"
-            )));
-        }
+        checked_reference(reference)?;
         let top = PathBuf::from(git(repo, &["rev-parse", "--show-toplevel"])?);
         let commit = resolve_commit(&top, reference)?;
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -282,11 +278,7 @@ pub fn build_brains(
     reference: &str,
     observer: &mut dyn FnMut(GateEvent<'_>),
 ) -> Result<BuiltBrains, GateError> {
-    if reference.trim().is_empty() || reference.starts_with('-') {
-        return Err(GateError::Config(format!(
-            "bad git reference '{reference}'"
-        )));
-    }
+    checked_reference(reference)?;
     let top = PathBuf::from(git(&config.repo, &["rev-parse", "--show-toplevel"])?);
     let commit = resolve_commit(&top, reference)?;
     let head = resolve_commit(&top, "HEAD")?;
@@ -390,6 +382,16 @@ pub fn build_brains(
         candidate,
         baseline,
     })
+}
+
+/// Refuses a git reference that is empty or that git would read as an option.
+pub(crate) fn checked_reference(reference: &str) -> Result<(), GateError> {
+    if reference.trim().is_empty() || reference.starts_with('-') {
+        return Err(GateError::Config(format!(
+            "bad git reference '{reference}'"
+        )));
+    }
+    Ok(())
 }
 
 /// The full hash of the commit `reference` names in the repository at `top`.

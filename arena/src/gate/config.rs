@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use wuzi_games::opening::{RandomSpec, Source};
 use wuzi_games::referee::GameSettings;
+use wuzi_players::registry::BrainEntry;
 use wuzi_players::PlayerSpec;
 use wuzi_stats::{EloModel, SprtParams};
 
@@ -81,6 +82,17 @@ pub enum Baseline {
     GitRef(String),
 }
 
+/// A gate of another engine than wuzi (`--engine NAME`): a brain of the registry with a build
+/// recipe (`build`, `binary`), built from two commits of its own repository
+/// ([`GateConfig::repo`]); see [`super::build_engine_brains`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineGate {
+    /// The registry entry; its `build` recipe must be set.
+    pub brain: BrainEntry,
+    /// The candidate's git reference (`None`: the repository's working tree, as it is).
+    pub candidate_ref: Option<String>,
+}
+
 /// Everything the gate needs. The player names are replaced by [`CANDIDATE`] and [`BASELINE`].
 #[derive(Clone, Debug)]
 pub struct GateConfig {
@@ -121,6 +133,10 @@ pub struct GateConfig {
     /// Play even when candidate and baseline are the same player (otherwise
     /// [`GateError::IdenticalPlayers`]); for checks of the gate itself.
     pub allow_identical: bool,
+    /// Gate another engine (its baseline a [`Baseline::GitRef`] of [`GateConfig::repo`]): the
+    /// candidate's own spec then gives only its limits, and no suite is run (wuzi's suites
+    /// test wuzi's engine in process).
+    pub engine: Option<EngineGate>,
 }
 
 impl GateConfig {
@@ -144,6 +160,7 @@ impl GateConfig {
             move_ms: None,
             candidate_bin: None,
             allow_identical: false,
+            engine: None,
         }
     }
 }

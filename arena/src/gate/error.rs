@@ -57,6 +57,24 @@ pub enum GateError {
         /// The build log.
         log: PathBuf,
     },
+    /// A build that succeeded left no brain where its registry entry's `binary` says.
+    #[error(
+        "building {what}: the build succeeded but left no executable brain '{}' (looked for {}; \
+         full log: {})",
+        binary.display(),
+        looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" and "),
+        log.display()
+    )]
+    NoBinary {
+        /// What was built (`the candidate`, `baseline <ref>`).
+        what: String,
+        /// The entry's `binary`.
+        binary: PathBuf,
+        /// The paths looked at.
+        looked: Vec<PathBuf>,
+        /// The build log.
+        log: PathBuf,
+    },
     /// Candidate and baseline are the same player (same binary and same parameters): every
     /// game pair is a mirror, so the gate would pass whatever the engine's code does.
     #[error(

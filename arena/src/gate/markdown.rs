@@ -69,6 +69,9 @@ pub fn render_markdown(report: &GateReport) -> String {
     }
     let _ = writeln!(s, "| time | {:.0} s |", report.elapsed_s);
 
+    for n in &report.notes {
+        let _ = writeln!(s, "\n> note: {n}");
+    }
     if !report.suites.is_empty() {
         let _ = writeln!(s, "\n### Suites\n");
         let _ = writeln!(s, "| suite | passed | failed |\n|---|---:|---:|");
@@ -188,6 +191,7 @@ mod tests {
             baseline: "baseline".into(),
             candidate_commit: None,
             baseline_commit: None,
+            notes: vec![],
             settings: "renju 15x15".into(),
             suites: vec![SuiteResult {
                 path: "suites/rules".into(),

@@ -102,6 +102,9 @@ pub fn gate_page(dir: &Path, report: &GateReport, opts: &ReportOptions) -> Resul
     for w in &report.warnings {
         let _ = writeln!(html, "<p class=\"note\">warning: {}</p>", escape(w));
     }
+    for n in &report.notes {
+        let _ = writeln!(html, "<p class=\"note\">{}</p>", escape(n));
+    }
     page.section("verdict", "Verdict", html);
 
     if !report.suites.is_empty() {

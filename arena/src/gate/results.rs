@@ -89,6 +89,9 @@ pub struct GateReport {
     pub charts: Vec<PathBuf>,
     /// Things that went wrong without changing the verdict (a chart that failed).
     pub warnings: Vec<String>,
+    /// What the reader should know about how the gate ran (suites skipped for another engine).
+    #[serde(default)]
+    pub notes: Vec<String>,
     /// Wall time of the whole gate, seconds.
     pub elapsed_s: f64,
 }

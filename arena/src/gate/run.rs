@@ -6,9 +6,10 @@ use std::time::Instant;
 
 use super::build::{build_brains, BuiltBrains};
 use super::config::{
-    Baseline, GateConfig, BASELINE, BRAIN_BIN, CANDIDATE, MATCH_DIR, REPORT_JSON, SCORE_CHART,
-    SPRT_CHART, SUMMARY_MD,
+    Baseline, EngineGate, GateConfig, BASELINE, BRAIN_BIN, CANDIDATE, MATCH_DIR, REPORT_JSON,
+    SCORE_CHART, SPRT_CHART, SUMMARY_MD,
 };
+use super::engine_build::build_engine_brains;
 use super::error::GateError;
 use super::markdown::{fmt_num, write_gate_files};
 use super::results::GateEvent;
@@ -32,9 +33,12 @@ pub fn run_gate(
     observer: &mut dyn FnMut(GateEvent<'_>),
 ) -> Result<GateReport, GateError> {
     let start = Instant::now();
-    let params = match config.candidate.params() {
-        Some(p) => p?,
-        None => {
+    let engine = config.engine.as_ref();
+    // Another engine's candidate is its built brain: the spec gives only its limits.
+    let params = match (engine, config.candidate.params()) {
+        (Some(_), _) => None,
+        (None, Some(p)) => Some(p?),
+        (None, None) => {
             return Err(GateError::Config(format!(
                 "the candidate must be the wuzi engine with parameters (params=FILE, set=...), \
                  not '{}'",
@@ -80,12 +84,39 @@ pub fn run_gate(
         openings.clone(),
         openings_source.clone(),
     )?;
-    prepare_out(&config.out)?;
+    // The output folder is cleared only once the games can start (or the suites have failed):
+    // a build that fails, or a refused pair of players, leaves the last gate's report and games
+    // as they were.
+    let prebuilt = match (engine, &config.baseline) {
+        (Some(e), Baseline::GitRef(r)) => Some(build_engine_brains(config, e, r, observer)?),
+        (Some(e), Baseline::Player(_)) => {
+            return Err(GateError::Config(format!(
+                "--engine {}: the baseline is a commit of its repository (--baseline-ref REF)",
+                e.brain.name
+            )))
+        }
+        (None, _) => None,
+    };
 
     let mut suites = Vec::new();
-    for path in &config.suites {
+    let mut notes = Vec::new();
+    if let Some(e) = engine {
+        notes.push(format!(
+            "no suites: wuzi's rule and tactics suites test wuzi's own engine in process and do \
+             not apply to {}; its strength is judged by the games alone",
+            e.brain.name
+        ));
+    }
+    // Only wuzi's own candidate has parameters to run the suites with.
+    let suite_paths = if params.is_some() {
+        &config.suites[..]
+    } else {
+        &[]
+    };
+    for path in suite_paths {
+        let Some(params) = &params else { break };
         observer(GateEvent::Message(&format!("suite {}", path.display())));
-        let report = suite::run(std::slice::from_ref(path), &params)?;
+        let report = suite::run(std::slice::from_ref(path), params)?;
         if report.passed == 0 && report.failures.is_empty() {
             return Err(GateError::EmptySuite(path.clone()));
         }
@@ -111,7 +142,7 @@ pub fn run_gate(
         candidate: describe_player(&candidate),
         baseline: match &config.baseline {
             Baseline::Player(p) => describe_player(p),
-            Baseline::GitRef(r) => format!("{BRAIN_BIN} built from {r}"),
+            Baseline::GitRef(r) => format!("{} built from {r}", brain_label(config)),
         },
         candidate_commit: None,
         baseline_commit: None,
@@ -120,28 +151,41 @@ pub fn run_gate(
         games: None,
         charts: Vec::new(),
         warnings: Vec::new(),
+        notes,
         elapsed_s: 0.0,
     };
 
     if suite_failures > 0 {
+        prepare_out(&config.out)?;
         report.decision = Decision::SuitesFailed;
         report.verdict = Verdict::Fail;
         report.reason = format!("{suite_failures} suite case(s) failed; no games were played");
     } else {
         let identical_params = candidate.params_diff().is_empty();
-        let (players, built) = gate_players(config, candidate, observer)?;
+        let (players, built) = gate_players(config, candidate, prebuilt, observer)?;
         if let Some(built) = &built {
             // The same clean commit with the brain's own parameters: one binary against itself.
             let (c, b) = (&built.candidate.commit, &built.baseline.commit);
             if !config.allow_identical && identical_params && !c.dirty && c.hash == b.hash {
                 return Err(GateError::IdenticalPlayers(format!(
-                    "{BRAIN_BIN} of commit {} on both sides, with its built-in parameters",
+                    "{} of commit {} on both sides, with its built-in parameters",
+                    brain_label(config),
                     c.stamp()
                 )));
             }
+            let source = match engine.and_then(|e| e.candidate_ref.as_deref()) {
+                Some(r) => r.to_string(),
+                None => "the working tree".to_string(),
+            };
             report.candidate = format!(
-                "{BRAIN_BIN} built from the working tree (commit {}); {}",
+                "{} built from {source} (commit {}{}); {}",
+                brain_label(config),
                 built.candidate.commit.stamp(),
+                if built.candidate.reused {
+                    ", cached build"
+                } else {
+                    ""
+                },
                 describe_player(&players[0])
             );
             report.baseline = format!(
@@ -159,6 +203,7 @@ pub fn run_gate(
             report.baseline_commit = Some(built.baseline.commit.stamp());
         }
         let run_config = run_config(config, players, openings, openings_source)?;
+        prepare_out(&config.out)?;
         if wuzi_runs::interrupt::requested() {
             // Stopped during the suites or the builds: no game was played.
             return Err(GateError::Interrupted {
@@ -239,12 +284,23 @@ pub(crate) fn prepare_out(out: &Path) -> Result<(), GateError> {
     Ok(())
 }
 
-/// The two players of the games, and the built brains for a built baseline.
+/// What the built brains are called in the report: the gated engine's name, or `pbrain-wuzi`.
+fn brain_label(config: &GateConfig) -> &str {
+    config.engine.as_ref().map_or(BRAIN_BIN, |e| &e.brain.name)
+}
+
+/// The two players of the games, and the built brains for a built baseline (`prebuilt`: the
+/// brains of another engine, built already).
 pub(crate) fn gate_players(
     config: &GateConfig,
     candidate: PlayerSpec,
+    prebuilt: Option<BuiltBrains>,
     observer: &mut dyn FnMut(GateEvent<'_>),
 ) -> Result<([PlayerSpec; 2], Option<BuiltBrains>), GateError> {
+    if let (Some(engine), Some(built)) = (&config.engine, prebuilt) {
+        let players = engine_players(config, engine, &built, &candidate)?;
+        return Ok((players, Some(built)));
+    }
     match &config.baseline {
         Baseline::Player(b) => {
             let mut baseline = b.clone();
@@ -285,6 +341,47 @@ pub(crate) fn gate_players(
             Ok(([cand, base], Some(built)))
         }
     }
+}
+
+/// The players of an engine gate: both built brains with the registry entry's arguments,
+/// protocol options and working folder (by default the brain's own folder, where a build may
+/// have installed the files it reads), at the gate's limits ([`brain_limits`]).
+fn engine_players(
+    config: &GateConfig,
+    engine: &EngineGate,
+    built: &BuiltBrains,
+    candidate: &PlayerSpec,
+) -> Result<[PlayerSpec; 2], GateError> {
+    let limits = brain_limits(config, &candidate.limits);
+    if limits.nodes.is_some() && !engine.brain.supports("max_node") {
+        return Err(GateError::Config(format!(
+            "brain '{}' does not list max_node in its extensions: the gate's --nodes limit \
+             would be ignored; give --move-ms MS for timed games",
+            engine.brain.name
+        )));
+    }
+    let player = |name: &str, path: &Path| PlayerSpec {
+        name: name.into(),
+        kind: PlayerKind::External {
+            command: path.display().to_string(),
+            args: engine.brain.args.clone(),
+            workdir: engine
+                .brain
+                .dir
+                .clone()
+                .or_else(|| path.parent().map(Path::to_path_buf)),
+            options: Box::new(engine.brain.options.clone()),
+        },
+        limits: limits.clone(),
+    };
+    let players = [
+        player(CANDIDATE, &built.candidate.path),
+        player(BASELINE, &built.baseline.path),
+    ];
+    for p in &players {
+        p.validate()?;
+    }
+    Ok(players)
 }
 
 /// Protocol options for `pbrain-wuzi` builds: it reads every command whole, so no settle
