@@ -265,16 +265,41 @@ fn a_refused_parameter_stops_the_tune_with_status_2() {
     assert!(stderr.contains("the tune stops"), "{stderr}");
 }
 
-/// The example spec of an external tune resolves without a build: `[engine] brain` from the
-/// example registry, its parameters in the in-process example's order.
+/// The example spec of an external tune resolves: `[engine] brain` from the example registry
+/// (whose `wuzi-release` is the release build's pbrain-wuzi, over INFO), its parameters in the
+/// in-process example's order. The spec is resolved against a registry naming this test
+/// build's pbrain-wuzi under the same name, since a fresh clone has no release build.
 #[test]
 fn the_example_external_spec_resolves() {
+    let example =
+        wuzi_arena::registry::Registry::load(&params_dir().join("../engines.example.toml"))
+            .expect("the example registry loads");
+    let release = example.get("wuzi-release").expect("there");
+    assert!(
+        release.command.ends_with("target/release/pbrain-wuzi"),
+        "{}",
+        release.command
+    );
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let registry = tmp.path().join("engines.toml");
+    std::fs::write(
+        &registry,
+        format!(
+            "[brains.wuzi-release]\ncommand = \"{}\"\nsettle-ms = 0\nparams = \"info\"\n",
+            pbrain()
+        ),
+    )
+    .expect("writes");
     // Random openings take a while to build in a debug build: the renju26 set instead.
     let load = |name: &str| {
         let mut spec = TuneSpec::load(&params_dir().join(name)).expect("parses");
         spec.openings = "renju26".into();
         spec.verify.openings = None;
         spec.verify.pairs = Some(26);
+        if let Some(engine) = spec.engine.as_mut() {
+            assert_eq!(engine.brain.as_deref(), Some("wuzi-release"));
+            engine.engines = Some(registry.clone());
+        }
         spec.resolve(&params_dir()).expect("resolves")
     };
     let (c, inproc) = (load("tune-example-brain.toml"), load("tune-example.toml"));
@@ -284,13 +309,13 @@ fn the_example_external_spec_resolves() {
     );
     assert_eq!(c.openings, inproc.openings);
     let brain = c.engine.as_ref().expect("an external brain");
-    assert!(
-        brain.to_string().contains("target/release/pbrain-wuzi"),
-        "{brain}"
-    );
+    assert!(brain.to_string().contains(pbrain()), "{brain}");
     let e = TuneSpec::parse(
-        "pairs = 8\n[engine]\nbrain = \"wuzi-release\"\nengines = \"../engines.example.toml\"\n\
-         [params.defence]\nmin = 20\nmax = 200\n",
+        &format!(
+            "pairs = 8\n[engine]\nbrain = \"wuzi-release\"\nengines = \"{}\"\n\
+             [params.defence]\nmin = 20\nmax = 200\n",
+            registry.display()
+        ),
         Path::new("x.toml"),
     )
     .and_then(|s| s.resolve(&params_dir()))
