@@ -89,7 +89,7 @@ impl Classic {
     /// hard limit (the classic player has no soft one: it stops where the time runs out).
     pub fn search(&self, board: &Board, limits: &Limits) -> SearchResult {
         let start = Instant::now();
-        let (_, hard) = time_budget(limits, board);
+        let hard = time_budget(limits, board).hard;
         let l = Limits {
             time_ms: hard.map(|h| h.as_millis() as u64),
             ..*limits

@@ -41,14 +41,25 @@ impl Limits {
     }
 }
 
-/// Soft (do not start another iteration) and hard (stop now) time limits.
-pub(crate) fn time_budget(l: &Limits, b: &Board) -> (Option<Duration>, Option<Duration>) {
-    let mut soft: Option<u64> = None;
-    let mut hard: Option<u64> = None;
-    if let Some(t) = l.time_ms {
-        hard = Some(t);
-        soft = Some(t * 6 / 10);
-    }
+/// How long one move may take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TimeBudget {
+    /// Start no further iteration after this.
+    pub soft: Option<Duration>,
+    /// Stop now.
+    pub hard: Option<Duration>,
+    /// A match clock binds: time not spent now is there for later moves, so `soft` is a
+    /// plan the search scales by how settled it is. Without it (a fixed time per move, or
+    /// a clock whose turn limit is the tighter one) the search uses the whole turn, since
+    /// an unfinished iteration still gives the moves it proved better.
+    pub saving: bool,
+}
+
+/// The time budget of a search under `l` on `b`.
+pub(crate) fn time_budget(l: &Limits, b: &Board) -> TimeBudget {
+    let mut soft: Option<u64> = l.time_ms;
+    let mut hard: Option<u64> = l.time_ms;
+    let mut saving = false;
     if let Some(c) = l.clock {
         let empties = (b.size() * b.size()).saturating_sub(b.stone_count()) as u64;
         let moves_to_go = (empties / 3).clamp(8, 30);
@@ -57,19 +68,24 @@ pub(crate) fn time_budget(l: &Limits, b: &Board) -> (Option<Duration>, Option<Du
         let left = c.time_left_ms.saturating_sub(margin);
         let mut opt = left / moves_to_go + c.increment_ms * 8 / 10;
         let mut max = (left / 4 + c.increment_ms).min(left);
+        saving = true;
         if let Some(turn) = c.turn_ms {
             let turn = turn.saturating_sub(30 + turn / 20);
+            // Is the match clock, not the turn limit, what this move must save for?
+            saving = opt < turn;
             opt = opt.min(turn);
             max = max.min(turn);
         }
         opt = opt.min(max);
-        soft = Some(soft.map_or(opt * 6 / 10, |s| s.min(opt * 6 / 10)));
+        let planned = if saving { opt * 6 / 10 } else { max };
+        soft = Some(soft.map_or(planned, |s| s.min(planned)));
         hard = Some(hard.map_or(max, |h| h.min(max)));
     }
-    (
-        soft.map(Duration::from_millis),
-        hard.map(|h| Duration::from_millis(h.max(1))),
-    )
+    TimeBudget {
+        soft: soft.map(Duration::from_millis),
+        hard: hard.map(|h| Duration::from_millis(h.max(1))),
+        saving,
+    }
 }
 
 #[cfg(test)]
@@ -89,9 +105,10 @@ mod tests {
             }),
             ..Limits::default()
         };
-        let (soft, hard) = time_budget(&l, &b);
-        assert!(hard.unwrap() <= Duration::from_millis(1000 / 4));
-        assert!(soft.unwrap() <= hard.unwrap());
+        let t = time_budget(&l, &b);
+        assert!(t.hard.unwrap() <= Duration::from_millis(1000 / 4));
+        assert!(t.soft.unwrap() <= t.hard.unwrap());
+        assert!(t.saving, "a short match clock binds");
         let l = Limits {
             clock: Some(Clock {
                 time_left_ms: 100_000,
@@ -100,6 +117,19 @@ mod tests {
             }),
             ..Limits::default()
         };
-        assert!(time_budget(&l, &b).1.unwrap() < Duration::from_millis(300));
+        let t = time_budget(&l, &b);
+        assert!(t.hard.unwrap() < Duration::from_millis(300));
+        // The turn limit binds: the whole turn is used.
+        assert_eq!(t.soft, t.hard);
+        assert!(!t.saving);
+    }
+
+    #[test]
+    fn a_fixed_time_per_move_is_used_whole() {
+        let b = Board::new(15, Rule::Renju).unwrap();
+        let t = time_budget(&Limits::time_ms(500), &b);
+        assert_eq!(t.hard, Some(Duration::from_millis(500)));
+        assert_eq!(t.soft, t.hard);
+        assert!(!t.saving);
     }
 }

@@ -78,13 +78,14 @@ impl Engine {
         self.tt.new_search();
         let mut b = board.clone();
         b.set_params(&self.params);
-        let (soft, hard) = time_budget(limits, &b);
+        let budget = time_budget(limits, &b);
         let stop = AtomicBool::new(false);
         let shared_nodes = AtomicU64::new(0);
         let ctl = Control {
             start,
-            soft,
-            hard,
+            soft: budget.soft,
+            hard: budget.hard,
+            saving: budget.saving,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             depth_limit: limits
                 .depth

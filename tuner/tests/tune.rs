@@ -349,8 +349,9 @@ fn tune_and_verify(name: &str, spec: &str) -> (TuneConfig, TuneOutcome, Estimate
 /// nodes bring both back toward the defaults, and the tuned set beats the start with an Elo
 /// interval above 0 over 100 pairs. The same budget under fishtest's schedule with the
 /// example's former gains (`r_end = 0.02`) is the regression this guards (issue 23, point 4):
-/// it carried w_open_three from 40 to 67.8 only, and the default schedule must carry it at
-/// least twice as far.
+/// it carried w_open_three from 40 to 67.8 only (86.1 with the engine since the search keeps
+/// what an unfinished iteration proved), and the default schedule must carry it past 100 and
+/// at least 1.3 times as far (107.7 here: a quarter of the way to the default and more).
 #[test]
 fn detuned_start_recovers_and_gains_elo() {
     let spec = |fishtest| proof_spec(Some("detuned.toml"), 240, 400, 100, fishtest);
@@ -372,7 +373,7 @@ fn detuned_start_recovers_and_gains_elo() {
     );
     assert!(fishtest > 45.0, "fishtest's schedule moved too: {fishtest}");
     assert!(
-        w_open_three - 40.0 > 2.0 * (fishtest - 40.0),
+        w_open_three > 100.0 && w_open_three - 40.0 > 1.3 * (fishtest - 40.0),
         "adam carried w_open_three to {w_open_three}, fishtest's schedule to {fishtest}"
     );
 }

@@ -11,6 +11,8 @@ pub(super) struct Control<'a> {
     pub(super) start: Instant,
     pub(super) soft: Option<Duration>,
     pub(super) hard: Option<Duration>,
+    /// `soft` is a plan scaled by the search's stability (a match clock binds).
+    pub(super) saving: bool,
     pub(super) node_limit: u64,
     pub(super) depth_limit: i32,
     pub(super) stop: &'a AtomicBool,

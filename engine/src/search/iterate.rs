@@ -9,6 +9,15 @@ use crate::score::{MATE, MATE_BOUND};
 use crate::search_result::SearchResult;
 use std::sync::atomic::Ordering;
 
+/// How much of its planned time a search under a match clock takes before it starts no
+/// further iteration: more while the best move keeps changing or the score falls, less once
+/// it has settled (time saved is time for later moves).
+fn stability_scale(changes: f64, drop: i32) -> f64 {
+    let unsettled = 0.6 + 0.8 * changes.min(2.0);
+    let falling = 1.0 + (drop as f64 / 100.0).min(1.0) * 0.5;
+    unsettled * falling
+}
+
 impl Worker<'_> {
     /// Iterative deepening with aspiration windows.
     pub(super) fn iterate(&mut self, on_info: &mut Option<&mut dyn FnMut(&Info)>) -> SearchResult {
@@ -31,6 +40,8 @@ impl Worker<'_> {
             return best;
         }
         let mut prev: i32 = 0;
+        // Best-move changes, halved each iteration: how unsettled the search still is.
+        let mut changes: f64 = 0.0;
         let start_depth = 1 + (self.id % 2) as i32;
         let mut depth = start_depth;
         while depth <= self.ctl.depth_limit {
@@ -56,8 +67,17 @@ impl Worker<'_> {
             } else {
                 (-INF, INF)
             };
+            // The best move this depth has proven so far: one that raised alpha (a root move is
+            // reported only when its search finished), so it beat the last iteration's best
+            // move at this depth. An interrupted iteration still has this to give.
+            let mut proven: Option<(usize, i32, Vec<crate::pos::Pos>)> = None;
             let (score, mv) = loop {
                 let (score, mv) = self.root_search(&mut root, depth, alpha, beta);
+                if score > alpha {
+                    if let Some(m) = mv {
+                        proven = Some((m, score, self.pv_line()));
+                    }
+                }
                 if self.stopped {
                     break (score, mv);
                 }
@@ -76,16 +96,17 @@ impl Worker<'_> {
                 }
             };
             if self.stopped {
-                // Keep a move from the unfinished iteration only if it was fully searched.
-                if let Some(m) = mv {
-                    if score > prev || best.depth == 0 {
-                        best.best = Some(pos_of(m));
-                        best.pv = self.pv_line();
-                        best.score = score;
-                    }
+                if let Some((m, s, pv)) = proven {
+                    best.best = Some(pos_of(m));
+                    best.pv = pv;
+                    best.score = s;
                 }
                 break;
             }
+            if mv.is_some_and(|m| best.best != Some(pos_of(m))) && depth > 1 {
+                changes += 1.0;
+            }
+            let drop = if depth > 1 { (prev - score).max(0) } else { 0 };
             prev = score;
             best.best = mv.map(pos_of).or(best.best);
             best.score = score;
@@ -117,10 +138,16 @@ impl Worker<'_> {
                 break;
             }
             if let Some(s) = self.ctl.soft {
+                let s = if self.ctl.saving {
+                    s.mul_f64(stability_scale(changes, drop))
+                } else {
+                    s
+                };
                 if self.ctl.start.elapsed() >= s {
                     break;
                 }
             }
+            changes *= 0.5;
             depth += 1;
         }
         best.nodes = self.nodes;
