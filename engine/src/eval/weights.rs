@@ -7,6 +7,7 @@ use crate::params::Params;
 use crate::pattern::Pattern;
 use crate::rule::Rule;
 use crate::stone::Stone;
+use std::sync::OnceLock;
 
 /// Weights turned into lookup arrays, per colour, for one rule and parameter set.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,15 +154,46 @@ impl EvalWeights {
             code[Pattern::F2 as usize] = 1 << 10;
             code[Pattern::Overline as usize] = if renju_black { 1 << 2 } else { 0 };
             self.code[c] = code;
-            for key in 0..(1usize << 13) {
-                let class = classify(key as u16, renju_black);
-                let bonus = table::class_of_key(key as u16, renju_black)
-                    .map_or(0, |k| self.class_bonus[c][k]);
-                let entry = (bonus, class);
-                self.combo[c][key] = entry;
+            for (entry, &(class, threat)) in self.combo[c].iter_mut().zip(key_classes(renju_black))
+            {
+                let bonus = if class == NO_CLASS {
+                    0
+                } else {
+                    self.class_bonus[c][class as usize]
+                };
+                *entry = (bonus, threat);
             }
         }
     }
+}
+
+/// Per packed summary: combination class and threat class.
+type KeyClasses = [(u8, Threat); 1 << 13];
+
+/// Marks a summary with no combination class (a five, or forbidden for renju black).
+const NO_CLASS: u8 = u8::MAX;
+
+/// Per packed summary: its combination class ([`NO_CLASS`] for none) and threat class. They
+/// depend only on whether the colour is renju black, not on the weights, so they are worked
+/// out once: every board and every search builds its weights, and classifying 2 x 8,192
+/// summaries each time was most of that cost.
+fn key_classes(renju_black: bool) -> &'static KeyClasses {
+    static TABLES: OnceLock<Box<[KeyClasses; 2]>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        let mut t = Box::new([[(NO_CLASS, Threat::None); 1 << 13]; 2]);
+        for (i, table) in t.iter_mut().enumerate() {
+            let renju_black = i == 1;
+            for (key, entry) in table.iter_mut().enumerate() {
+                let class = table::class_of_key(key as u16, renju_black).map_or(NO_CLASS, |k| {
+                    debug_assert!(k < NCLASS);
+                    k as u8
+                });
+                *entry = (class, classify(key as u16, renju_black));
+            }
+        }
+        t
+    });
+    &tables[renju_black as usize]
 }
 
 impl Default for EvalWeights {
