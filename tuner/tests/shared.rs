@@ -184,11 +184,14 @@ fn four_workers_one_killed_complete_the_tune_and_recover() {
     check_completed(&out, &spec_text, 240, &outs, victim);
     let s = state(&out, &spec_text);
     let (w_open_three, defence) = (s.theta[0], s.theta[1]);
+    // Where four racing workers leave the two values varies from run to run (which theta an
+    // iteration reads depends on which results are in): on f181150's engine three runs ended
+    // at (293, 200), (5, 200) and (218, 200), and even (5, 200) beats the start, +56 ± 40 at
+    // 400 nodes. So the test asks that the tune moved and that the tuned set wins.
     assert!(
-        w_open_three > 60.0,
-        "w_open_three {w_open_three} (start 40)"
+        (w_open_three - 40.0).abs() + (defence - 45.0).abs() > 20.0,
+        "the tune did not move: w_open_three {w_open_three} (start 40), defence {defence} (start 45)"
     );
-    assert!(defence > 50.0, "defence {defence} (start 45)");
     let (value, lower, upper) = elo(&out.join("verify/summary.json"));
     eprintln!(
         "tuned {:?}: tuned vs start Elo {value:+.1} [{lower:+.1}, {upper:+.1}]",
