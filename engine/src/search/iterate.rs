@@ -5,6 +5,7 @@ use super::info::Info;
 use super::movegen;
 use super::worker::{Worker, INF};
 use crate::board::pos_of;
+use crate::pos::Pos;
 use crate::score::{MATE, MATE_BOUND};
 use crate::search_result::SearchResult;
 use std::sync::atomic::Ordering;
@@ -70,7 +71,7 @@ impl Worker<'_> {
             // The best move this depth has proven so far: one that raised alpha (a root move is
             // reported only when its search finished), so it beat the last iteration's best
             // move at this depth. An interrupted iteration still has this to give.
-            let mut proven: Option<(usize, i32, Vec<crate::pos::Pos>)> = None;
+            let mut proven: Option<(usize, i32, Vec<Pos>)> = None;
             let (score, mv) = loop {
                 let (score, mv) = self.root_search(&mut root, depth, alpha, beta);
                 if score > alpha {
@@ -155,5 +156,21 @@ impl Worker<'_> {
             self.ctl.stop.store(true, Ordering::Relaxed);
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stability_scale;
+
+    #[test]
+    fn a_settled_search_saves_time_and_an_unsettled_or_falling_one_spends_it() {
+        let settled = stability_scale(0.0, 0);
+        assert!(settled < 1.0, "settled {settled}");
+        assert!(stability_scale(1.0, 0) > 1.0);
+        assert!(stability_scale(1.5, 0) > stability_scale(1.0, 0));
+        assert!(stability_scale(0.0, 80) > settled);
+        // Bounded: a search never plans more than 3.3 times its share (2.2 x 1.5).
+        assert!(stability_scale(10.0, 10_000) < 3.31);
     }
 }
