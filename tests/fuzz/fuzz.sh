@@ -20,8 +20,8 @@
 #
 # TRACE_CMP=0 builds without comparison tracing (cargo-fuzz's --no-trace-compares), in a folder
 # of its own: still guided by edge coverage, about three times the inputs a second where the
-# tracing dominates (brain_session, whose searches compare board values all the time; its
-# dictionary and corpus come from the traced runs).
+# tracing dominates (brain_session, whose searches compare board values all the time; it
+# starts from the corpus the traced runs built).
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-smoke}
