@@ -13,6 +13,7 @@ pub use error::BoardError;
 pub(crate) use grid::{idx_of, pos_of, CELLS, DIR_STEP, PAD, STRIDE};
 pub use move_record::MoveRecord;
 
+use crate::cell_class::mask::mask_of;
 use crate::eval::{classify, table, EvalFeatures, EvalWeights, Threat, NTHREAT};
 use crate::outcome::{Outcome, WinReason};
 use crate::params::Params;
@@ -161,17 +162,28 @@ impl Board {
     }
 
     /// Static evaluation for the side to move: own potential minus the opponent's,
-    /// weighted by the defence factor, plus the tempo bonus.
+    /// weighted by the defence factor, plus the tempo bonus and the threat-mask entry.
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.side.index();
-        self.sum[me] - self.sum[1 - me] * self.weights.defence / 100 + self.weights.tempo
+        self.sum[me] - self.sum[1 - me] * self.weights.defence / 100
+            + self.weights.tempo
+            + self.weights.threat_value(me, self.threat_mask())
+    }
+
+    /// The threat mask of the position (see [`crate::cell_class::mask`]): which threat
+    /// classes the side to move and the opponent hold.
+    #[inline]
+    pub fn threat_mask(&self) -> usize {
+        let me = self.side.index();
+        mask_of(&self.cnt[me], &self.cnt[1 - me])
     }
 
     /// The counts of line patterns and combination bonuses that [`Board::evaluate`] weighs
     /// (see [`EvalFeatures`]): `eval_features().evaluate(w)` equals the evaluation under `w`.
     pub fn eval_features(&self) -> EvalFeatures {
         let mut f = EvalFeatures::empty(self.rule, self.side);
+        f.threat_mask = self.threat_mask() as u16;
         for p in self.points() {
             let i = idx_of(p);
             if self.cells[i] != EMPTY {

@@ -4,6 +4,7 @@
 //! patterns, below the parameters that weight them (see [`crate::eval`]).
 
 pub mod combo;
+pub mod mask;
 pub(crate) mod summary;
 pub mod table;
 pub mod threat;

@@ -13,6 +13,7 @@ pub mod features;
 mod weights;
 
 pub use crate::cell_class::combo::Combo;
+pub use crate::cell_class::mask;
 pub use crate::cell_class::table;
 pub use crate::cell_class::table::NCLASS;
 pub(crate) use crate::cell_class::threat::classify;

@@ -9,9 +9,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
 
+use crate::cell_class::mask::{parse_mask_name, MaskTable};
 use crate::cell_class::table::{parse_name, ComboTable};
 
+mod mask;
 mod table;
+
+pub use mask::parse_mask_table;
 
 /// One tunable's declaration.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,11 +104,14 @@ macro_rules! declare_params {
             /// Overridden entries of the combination table (see [`crate::cell_class::table`]);
             /// the others follow the hand weights.
             pub combo: ComboTable,
+            /// Entries of the threat-mask table (see [`crate::cell_class::mask`]); the
+            /// others are 0.
+            pub threat: MaskTable,
         }
 
         impl Default for Params {
             fn default() -> Self {
-                Params { $( $name: $default, )* combo: ComboTable::shipped() }
+                Params { $( $name: $default, )* combo: ComboTable::shipped(), threat: MaskTable::shipped() }
             }
         }
 
@@ -212,6 +219,10 @@ impl Params {
             .iter()
             .find(|s| s.name == name)
             .or_else(|| Self::table_specs().iter().find(|s| s.name == name))
+            .or_else(|| {
+                let (colour, m) = parse_mask_name(name)?;
+                Some(&Self::mask_specs()[colour.index() * crate::cell_class::mask::NMASK + m])
+            })
     }
 
     /// The declared name (scalar or table entry) closest to a name that is not one, for a
@@ -228,6 +239,7 @@ impl Params {
         Self::SPECS
             .iter()
             .chain(Self::table_specs())
+            .chain(Self::mask_specs())
             .map(|s| (strsim::damerau_levenshtein(&lower, s.name), s.name))
             .filter(|&(d, _)| d <= limit)
             .min_by_key(|&(d, _)| d)
@@ -236,10 +248,15 @@ impl Params {
 
     /// The value of a parameter by name (a table entry: its override or generated value).
     pub fn get(&self, name: &str) -> Option<i32> {
-        self.get_declared(name).or_else(|| {
-            let (colour, class) = parse_name(name)?;
-            Some(self.table_entry(colour.index(), class))
-        })
+        self.get_declared(name)
+            .or_else(|| {
+                let (colour, class) = parse_name(name)?;
+                Some(self.table_entry(colour.index(), class))
+            })
+            .or_else(|| {
+                let (colour, m) = parse_mask_name(name)?;
+                Some(self.threat.value(colour.index(), m))
+            })
     }
 
     /// Sets a parameter by name, checking its range (a table entry becomes an override).
@@ -255,10 +272,13 @@ impl Params {
         }
         match self.slot(name) {
             Some(slot) => *slot = value as i32,
-            None => {
-                let (colour, class) = parse_name(name).expect("a table entry");
-                self.combo.set(colour.index(), class, value as i32);
-            }
+            None => match parse_name(name) {
+                Some((colour, class)) => self.combo.set(colour.index(), class, value as i32),
+                None => {
+                    let (colour, m) = parse_mask_name(name).expect("a mask entry");
+                    self.threat.set(colour.index(), m, value as i32);
+                }
+            },
         }
         Ok(())
     }
@@ -349,7 +369,8 @@ impl Params {
             s.push_str(
                 "# Combination table entries (see `wuzi params --table`); the entries not \
                  listed follow the shipped table (suites/params/table.toml), then the hand \
-                 weights.\n",
+                 weights; the threat-mask entries not listed follow \
+                 suites/params/threat.toml, then 0.\n",
             );
             for (name, v) in overrides {
                 let _ = writeln!(s, "{name} = {v}");
@@ -399,15 +420,20 @@ impl Params {
         self.table_diff(&Params::default())
     }
 
-    /// The table overrides `self` has and `d` has not (or with another value).
+    /// The table overrides `self` has and `d` has not (or with another value), then the
+    /// threat-mask entries whose value differs.
     fn table_diff(&self, d: &Params) -> Vec<(String, i32)> {
-        self.combo
-            .overrides()
-            .into_iter()
-            .filter(|&(n, v)| {
-                let (colour, class) = parse_name(n).expect("a table name");
-                d.combo.get(colour.index(), class) != Some(v)
-            })
+        let combo = self.combo.overrides().into_iter().filter(|&(n, v)| {
+            let (colour, class) = parse_name(n).expect("a table name");
+            d.combo.get(colour.index(), class) != Some(v)
+        });
+        let names = crate::cell_class::mask::mask_names();
+        let n = crate::cell_class::mask::NMASK;
+        let threat = (0..2 * n)
+            .filter(|&i| self.threat.value(i / n, i % n) != d.threat.value(i / n, i % n))
+            .map(|i| (names[i], self.threat.value(i / n, i % n)));
+        combo
+            .chain(threat)
             .map(|(n, v)| (n.to_string(), v))
             .collect()
     }

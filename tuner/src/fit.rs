@@ -19,6 +19,7 @@ pub mod sample;
 
 use std::path::{Path, PathBuf};
 
+use wuzi_engine::eval::mask::mask_names;
 use wuzi_engine::eval::table::TABLE_NAMES;
 use wuzi_engine::eval::EVAL_PARAMS;
 use wuzi_engine::Params;
@@ -67,14 +68,19 @@ pub struct FitOutcome {
     pub options: FitOptions,
 }
 
-/// Checks the fitted names: declared, evaluation weights (scalars or combination table
-/// entries), no repeats; a trailing `*` takes every evaluation weight with that prefix. An
+/// Checks the fitted names: declared, evaluation weights (scalars, combination table or
+/// threat-mask entries), no repeats; a trailing `*` takes every evaluation weight with that prefix. An
 /// empty list means all scalar evaluation weights.
 pub fn check_params(names: &[String]) -> Result<Vec<String>, FitError> {
     if names.is_empty() {
         return Ok(EVAL_PARAMS.iter().map(|s| s.to_string()).collect());
     }
-    let all = || EVAL_PARAMS.iter().chain(TABLE_NAMES.iter());
+    let all = || {
+        EVAL_PARAMS
+            .iter()
+            .chain(TABLE_NAMES.iter())
+            .chain(mask_names().iter())
+    };
     let mut out: Vec<String> = Vec::new();
     for n in names {
         let matched: Vec<String> = if let Some(prefix) = n.strip_suffix('*') {

@@ -2,7 +2,8 @@
 //!
 //! [`crate::board::Board::evaluate`] sums, over the empty cells and both colours, the weight of each
 //! of the cell's four line patterns (diagonals scaled by `diagonal`) plus a combination bonus,
-//! then subtracts the opponent's sum scaled by `defence` and adds `tempo`. Given the counts of
+//! then subtracts the opponent's sum scaled by `defence` and adds `tempo` and the threat-mask
+//! entry of the position. Given the counts of
 //! patterns and bonuses of a position ([`EvalFeatures`], from [`crate::board::Board::eval_features`]),
 //! the evaluation under any parameter set follows without replaying the board:
 //! [`EvalFeatures::evaluate`] equals the board's evaluation exactly.
@@ -52,6 +53,9 @@ pub struct EvalFeatures {
     /// `[colour][class]`: how many empty cells fall in each combination class (see
     /// [`crate::cell_class::table`]; cells making five or forbidden are in none).
     pub classes: [[u16; NCLASS]; 2],
+    /// The threat mask (see [`crate::cell_class::mask`]): the threat classes the side to
+    /// move (low bits) and the opponent hold.
+    pub threat_mask: u16,
 }
 
 impl EvalFeatures {
@@ -62,6 +66,7 @@ impl EvalFeatures {
             side,
             lines: [[[0; 12]; 2]; 2],
             classes: [[0; NCLASS]; 2],
+            threat_mask: 0,
         }
     }
 
@@ -102,7 +107,9 @@ impl EvalFeatures {
     /// [`crate::board::Board::evaluate`] returns for the position with those weights.
     pub fn evaluate(&self, w: &EvalWeights) -> i32 {
         let me = self.side.index();
-        self.potential(w, me) - self.potential(w, 1 - me) * w.defence / 100 + w.tempo
+        self.potential(w, me) - self.potential(w, 1 - me) * w.defence / 100
+            + w.tempo
+            + w.threat_value(me, usize::from(self.threat_mask))
     }
 
     /// The evaluation under parameter set `p` (see [`EvalFeatures::evaluate`]).
@@ -151,6 +158,11 @@ mod tests {
                         .expect("in range");
                 }
             }
+        }
+        // And every set gives every threat-mask entry a value.
+        for s in Params::mask_specs() {
+            p.set(s.name, rng.below(4000) as i64 - 2000)
+                .expect("in range");
         }
         p
     }

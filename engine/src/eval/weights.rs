@@ -1,6 +1,7 @@
 //! The evaluation weights of a rule and parameter set, turned into lookup arrays.
 
 use crate::cell_class::combo::Combo;
+use crate::cell_class::mask::NMASK;
 use crate::cell_class::table::{self, NCLASS};
 use crate::cell_class::threat::{classify, Threat};
 use crate::params::Params;
@@ -27,6 +28,8 @@ pub struct EvalWeights {
     code: [[u16; 12]; 2],
     /// Per colour, per packed summary: combination bonus and threat class.
     combo: Box<[[(i32, Threat); 1 << 13]; 2]>,
+    /// Per colour to move, per threat mask: the threat-mask entry.
+    threat: Box<[[i32; NMASK]; 2]>,
 }
 
 impl EvalWeights {
@@ -53,6 +56,7 @@ impl EvalWeights {
             tempo: p.tempo,
             code: [[0; 12]; 2],
             combo: Box::new([[(0, Threat::None); 1 << 13]; 2]),
+            threat: Box::new([[0; NMASK]; 2]),
         };
         for c in 0..2 {
             for i in 0..12 {
@@ -60,6 +64,9 @@ impl EvalWeights {
             }
             for class in 0..NCLASS {
                 w.class_bonus[c][class] = p.table_entry(c, class);
+            }
+            for (m, v) in w.threat[c].iter_mut().enumerate() {
+                *v = p.threat.value(c, m);
             }
         }
         if renju {
@@ -129,6 +136,13 @@ impl EvalWeights {
         } else {
             (line_sum + bonus, class)
         }
+    }
+
+    /// The threat-mask entry for colour index `c` to move and mask `m` (see
+    /// [`crate::cell_class::mask`]).
+    #[inline]
+    pub fn threat_value(&self, c: usize, m: usize) -> i32 {
+        self.threat[c][m]
     }
 
     /// The bonus a cell of combination class `class` earns for colour `c`.

@@ -114,6 +114,16 @@ impl Params {
                 format_args!("{name} = {}\n", self.table_entry(i / NCLASS, i % NCLASS)),
             );
         }
+        let threat = self.threat.overrides();
+        if !threat.is_empty() {
+            s.push_str(
+                "# Threat-mask entries (thr_<colour to move>_m<own>_o<opponent's>, bits: open \n\
+                 # three, double three, four, four-three, open four held); those not listed are 0.\n",
+            );
+            for (name, v) in threat {
+                let _ = std::fmt::Write::write_fmt(&mut s, format_args!("{name} = {v}\n"));
+            }
+        }
         s
     }
 }
@@ -121,6 +131,7 @@ impl Params {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cell_class::mask::MaskTable;
     use crate::eval::EvalWeights;
     use crate::rule::Rule;
     use std::path::Path;
@@ -131,12 +142,15 @@ mod tests {
         // it; loaded, it evaluates exactly as a set without table overrides, under every rule.
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params/table-hand.toml");
         let text = std::fs::read_to_string(&path).expect("table-hand.toml exists");
+        // (The threat-mask table is another table: left out on both sides.)
         let hand = Params {
             combo: ComboTable::default(),
+            threat: MaskTable::default(),
             ..Params::default()
         };
         assert_eq!(text, hand.table_toml());
-        let p = Params::from_toml(&text).unwrap();
+        let mut p = Params::from_toml(&text).unwrap();
+        p.threat = MaskTable::default();
         assert_eq!(p.combo.overrides().len(), Params::table_specs().len());
         for rule in [Rule::Renju, Rule::Freestyle, Rule::Standard] {
             assert_eq!(EvalWeights::new(&p, rule), EvalWeights::new(&hand, rule));

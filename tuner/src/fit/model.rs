@@ -8,16 +8,20 @@
 //! evaluation weight; the fitter follows the gradient and rounds at the end (the exact integer
 //! evaluation is [`EvalFeatures::evaluate`]).
 
+use wuzi_engine::eval::mask::{mask_names, NMASK};
 use wuzi_engine::eval::table::{class_combo, parse_name, TABLE_NAMES};
 use wuzi_engine::eval::{Combo, EvalFeatures, EVAL_PARAMS, NCLASS};
 use wuzi_engine::{Params, Pattern, Rule};
 
 /// Number of scalar evaluation weights ([`EVAL_PARAMS`]).
 pub const NE: usize = EVAL_PARAMS.len();
-/// Number of weights: the scalars, then the combination table's entries ([`TABLE_NAMES`]).
-pub const NW: usize = NE + TABLE_NAMES.len();
+/// Index of the first threat-mask entry.
+pub const NT: usize = NE + TABLE_NAMES.len();
+/// Number of weights: the scalars, the combination table's entries ([`TABLE_NAMES`]), then
+/// the threat-mask entries ([`mask_names`]).
+pub const NW: usize = NT + 2 * NMASK;
 
-/// Weight vector: [`EVAL_PARAMS`] in order, then [`TABLE_NAMES`] in order.
+/// Weight vector: [`EVAL_PARAMS`] in order, then [`TABLE_NAMES`], then [`mask_names`].
 pub type Weights = Vec<f64>;
 
 /// The position of a weight in a [`Weights`] vector, if it is an evaluation weight.
@@ -26,14 +30,20 @@ pub fn weight_index(name: &str) -> Option<usize> {
         .iter()
         .position(|n| *n == name)
         .or_else(|| TABLE_NAMES.iter().position(|n| *n == name).map(|i| NE + i))
+        .or_else(|| {
+            let (colour, m) = wuzi_engine::eval::mask::parse_mask_name(name)?;
+            Some(NT + colour.index() * NMASK + m)
+        })
 }
 
 /// The name of weight `i`.
 pub fn weight_name(i: usize) -> &'static str {
     if i < NE {
         EVAL_PARAMS[i]
-    } else {
+    } else if i < NT {
         TABLE_NAMES[i - NE]
+    } else {
+        mask_names()[i - NT]
     }
 }
 
@@ -196,11 +206,13 @@ impl Model {
         let def = w[self.defence] / 100.0;
         let own = self.potential(w, f, me, scale, grad.as_deref_mut());
         let opp = self.potential(w, f, 1 - me, -scale * def, grad.as_deref_mut());
+        let threat = NT + me * NMASK + usize::from(f.threat_mask);
         if let Some(g) = grad {
             g[self.defence] -= scale * opp / 100.0;
             g[self.tempo] += scale;
+            g[threat] += scale;
         }
-        own - opp * def + w[self.tempo]
+        own - opp * def + w[self.tempo] + w[threat]
     }
 }
 
@@ -233,7 +245,14 @@ mod tests {
         let mut with_table = p.clone();
         with_table.set("cmb_white_f0t1w0", 45).unwrap();
         with_table.set("cmb_black_f1t0w1", -120).unwrap();
-        let table: Vec<String> = TABLE_NAMES.iter().map(|n| n.to_string()).collect();
+        for (i, n) in mask_names().iter().enumerate() {
+            with_table.set(n, (i % 97) as i64 * 7 - 300).unwrap();
+        }
+        let table: Vec<String> = TABLE_NAMES
+            .iter()
+            .chain(mask_names().iter())
+            .map(|n| n.to_string())
+            .collect();
         // Hand weights only; a start with overrides; the whole table fitted.
         for (p, model) in [
             (&p, Model::new(&p, &[])),

@@ -205,7 +205,10 @@ pub fn brain_params(
     }
     // `pbrain-wuzi`'s parameters in the engine's declaration order (as the in-process tune
     // orders them, so the same spec draws the same perturbations), then the others by name.
-    let declared = Params::SPECS.iter().chain(Params::table_specs());
+    let declared = Params::SPECS
+        .iter()
+        .chain(Params::table_specs())
+        .chain(Params::mask_specs());
     let mut names: Vec<&String> = declared
         .filter_map(|s| entries.get_key_value(s.name).map(|(k, _)| k))
         .collect();

@@ -45,6 +45,11 @@ pub fn run(a: ParamsArgs) -> Result<()> {
             p.combo.overrides().len(),
             Params::table_specs().len()
         );
+        println!(
+            "threat-mask table: {} of {} entries non-zero (`wuzi params --table` prints them)",
+            p.threat.overrides().len(),
+            Params::mask_specs().len()
+        );
     }
     Ok(())
 }
