@@ -255,13 +255,22 @@ fn failures_keep_the_last_lines_in_the_detail_without_log_io() {
             "no log file without --log-io"
         );
     }
-    // A game that ends by a five says nothing of the protocol.
-    let brain = script(&tmp, "top.sh", TOP_ROW);
+    // A game that ends by a five says nothing of the protocol. The brain plays every other
+    // point of the top row, so it never threatens anything and the engine's five comes first
+    // whatever its evaluation (with a contiguous row the engine may block, and the brain then
+    // plays on the blocked point).
+    let spaced = TOP_ROW.replace("echo \"$i,0\"", "echo \"$((2 * i)),0\"");
+    assert_ne!(spaced, TOP_ROW);
+    let brain = script(&tmp, "top.sh", &spaced);
     let args = [brain.to_string_lossy().into_owned()];
     let mut fake = ExternalPlayer::new("top", "/bin/sh", &args, None, l.clone());
     let mut eng = EnginePlayer::new("engine", Engine::new(Params::default(), 4, 1), nodes(100));
     let r = play_game(&settings, &[], [&mut eng, &mut fake], [&e, &l], 1).expect("game");
     assert_ne!(r.reason, Reason::Crash, "{r:?}");
-    assert!(!r.detail.unwrap_or_default().contains("last lines"));
+    assert_eq!(r.reason, Reason::Five, "{r:?}");
+    assert!(
+        !r.detail.clone().unwrap_or_default().contains("last lines"),
+        "{r:?}"
+    );
     assert!(tmp.path().is_dir());
 }

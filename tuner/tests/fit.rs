@@ -287,8 +287,11 @@ fn outputs_are_complete_and_independent_of_the_thread_count() {
             report.contains(&format!("epoch {kept} of 12: ")),
             "kept epoch not in the report"
         );
+        // The reason: the lowest validation loss, or the start when no epoch lowered it
+        // (which of the two depends on the records, that is on the shipped defaults).
         assert!(
-            report.contains("lowest validation loss"),
+            report.contains("lowest validation loss")
+                || report.contains("no epoch lowered the validation loss"),
             "no reason in the report"
         );
         assert!(

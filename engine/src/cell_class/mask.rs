@@ -9,7 +9,9 @@
 //! entry `thr_<colour>_m<own bits>_o<opponent bits>` that the evaluation adds, with the bits in
 //! the order of [`MASK_CLASSES`] (`thr_white_m00100_o10000`: white to move can make a four,
 //! black can make an open three). Entries not given are 0. The board keeps the per-class
-//! counts on every move already, so the mask costs five comparisons per evaluation.
+//! counts on every move already, so the mask costs five comparisons per evaluation. The table
+//! counts under renju only, the rule its entries are fitted to; freestyle and standard
+//! evaluate without it.
 
 use super::threat::Threat;
 use crate::stone::Stone;
@@ -31,9 +33,9 @@ pub const MASK_BITS: usize = MASK_CLASSES.len();
 pub const NMASK: usize = 1 << (2 * MASK_BITS);
 
 /// Smallest entry allowed.
-pub const MASK_MIN: i32 = -5000;
+pub const MASK_MIN: i32 = -10000;
 /// Largest entry allowed.
-pub const MASK_MAX: i32 = 5000;
+pub const MASK_MAX: i32 = 10000;
 
 /// The mask of a position from each side's per-threat-class counts (indexed by
 /// `Threat as usize`): the side to move's bits low, the opponent's above them.

@@ -65,8 +65,11 @@ impl EvalWeights {
             for class in 0..NCLASS {
                 w.class_bonus[c][class] = p.table_entry(c, class);
             }
-            for (m, v) in w.threat[c].iter_mut().enumerate() {
-                *v = p.threat.value(c, m);
+            // The threat-mask table is fitted to renju games; the other rules go without it.
+            if renju {
+                for (m, v) in w.threat[c].iter_mut().enumerate() {
+                    *v = p.threat.value(c, m);
+                }
             }
         }
         if renju {

@@ -105,7 +105,7 @@ mod tests {
         p.set(name, -321).unwrap();
         assert_eq!(p.get(name), Some(-321));
         assert!(matches!(
-            p.set(name, 6000),
+            p.set(name, 10001),
             Err(ParamError::OutOfRange { .. })
         ));
         // Survives TOML and the arena's name=value diff.

@@ -206,13 +206,16 @@ impl Model {
         let def = w[self.defence] / 100.0;
         let own = self.potential(w, f, me, scale, grad.as_deref_mut());
         let opp = self.potential(w, f, 1 - me, -scale * def, grad.as_deref_mut());
-        let threat = NT + me * NMASK + usize::from(f.threat_mask);
+        // The threat-mask table counts under renju only (see `EvalWeights::new`).
+        let threat = (f.rule == Rule::Renju).then(|| NT + me * NMASK + usize::from(f.threat_mask));
         if let Some(g) = grad {
             g[self.defence] -= scale * opp / 100.0;
             g[self.tempo] += scale;
-            g[threat] += scale;
+            if let Some(t) = threat {
+                g[t] += scale;
+            }
         }
-        own - opp * def + w[self.tempo] + w[threat]
+        own - opp * def + w[self.tempo] + threat.map_or(0.0, |t| w[t])
     }
 }
 

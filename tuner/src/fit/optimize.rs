@@ -23,8 +23,9 @@ use serde::Serialize;
 use wuzi_engine::eval::EvalWeights;
 use wuzi_engine::{Params, Rule};
 
-use super::model::{weight_index, Model, Weights, NW};
+use super::model::{weight_index, Model, Weights, NT, NW};
 use super::sample::Position;
+use wuzi_engine::eval::mask::NMASK;
 
 /// Positions per parallel chunk (fixed, for determinism).
 const CHUNK: usize = 512;
@@ -524,6 +525,9 @@ pub fn optimise(
                 }
             }
         }
+        if settings.colour_offsets {
+            centre_threat(&mut w, &mut off, k, positions, &data, &train, &moving);
+        }
         let r = record(epoch, &w, off);
         on_epoch(&r, settings.epochs);
         epochs.push(r);
@@ -542,9 +546,120 @@ pub fn optimise(
     }
 }
 
+/// Moves the level of each colour's fitted threat-mask entries into its logit offset.
+///
+/// With colour offsets fitted, adding a constant to every threat-mask entry of one colour to
+/// move and taking `k` times it from that colour's offset leaves every prediction as it was:
+/// the level is not determined by the data, and one fit drifted to -1,431 for every black
+/// mask while the offset rose to match, a bias the engine would then play with. So after each
+/// epoch the entries of each colour are shifted to a zero mean over that colour's training
+/// positions (those whose mask is fitted), and the offset takes the shift.
+fn centre_threat(
+    w: &mut [f64],
+    off: &mut [f64; 2],
+    k: f64,
+    positions: &[Position],
+    data: &Data<'_>,
+    train: &[usize],
+    moving: &[(usize, &'static wuzi_engine::ParamSpec)],
+) {
+    let fitted: std::collections::HashSet<usize> = moving
+        .iter()
+        .map(|&(i, _)| i)
+        .filter(|&i| i >= NT)
+        .collect();
+    if fitted.is_empty() {
+        return;
+    }
+    let (mut sum, mut n) = ([0.0; 2], [0usize; 2]);
+    for &i in train {
+        let side = data.sides[i];
+        let idx = NT + side * NMASK + usize::from(positions[i].features.threat_mask);
+        if fitted.contains(&idx) {
+            sum[side] += w[idx];
+            n[side] += 1;
+        }
+    }
+    for side in 0..2 {
+        if n[side] == 0 {
+            continue;
+        }
+        let mean = sum[side] / n[side] as f64;
+        for &(i, spec) in moving {
+            if (NT + side * NMASK..NT + (side + 1) * NMASK).contains(&i) {
+                w[i] = (w[i] - mean).clamp(f64::from(spec.min), f64::from(spec.max));
+            }
+        }
+        off[side] += k * mean;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threat_entries_are_centred_without_changing_a_prediction() {
+        // Black-to-move positions with masks 0 and 5, one white-to-move position with mask 5:
+        // after centring, each colour's entries average 0 over its positions, and every
+        // position's k * eval + offset is what it was.
+        use wuzi_engine::eval::EvalFeatures;
+        use wuzi_engine::Stone;
+        let pos = |side, mask: u16| {
+            let mut features = EvalFeatures::empty(Rule::Renju, side);
+            features.threat_mask = mask;
+            Position {
+                features,
+                result: 0.5,
+                score: None,
+                validation: false,
+            }
+        };
+        let positions = vec![
+            pos(Stone::Black, 0),
+            pos(Stone::Black, 0),
+            pos(Stone::Black, 5),
+            pos(Stone::White, 5),
+        ];
+        let labels = vec![0.5; 4];
+        let data = Data::new(&positions, &labels);
+        let spec = Params::spec("thr_black_m00000_o00000").unwrap();
+        let moving: Vec<_> = [NT, NT + 5, NT + NMASK + 5]
+            .into_iter()
+            .map(|i| (i, spec))
+            .collect();
+        let mut w = vec![0.0; NW];
+        w[NT] = 300.0;
+        w[NT + 5] = 900.0;
+        w[NT + NMASK + 5] = -200.0;
+        let k = 0.001;
+        let mut off = [0.1, -0.2];
+        let logit = |w: &[f64], off: &[f64; 2], i: usize| {
+            let side = data.sides[i];
+            let m = usize::from(positions[i].features.threat_mask);
+            k * w[NT + side * NMASK + m] + off[side]
+        };
+        let before: Vec<f64> = (0..4).map(|i| logit(&w, &off, i)).collect();
+        centre_threat(
+            &mut w,
+            &mut off,
+            k,
+            &positions,
+            &data,
+            &[0, 1, 2, 3],
+            &moving,
+        );
+        assert!(
+            (2.0 * w[NT] + w[NT + 5]).abs() < 1e-9,
+            "{} {}",
+            w[NT],
+            w[NT + 5]
+        );
+        assert!(w[NT + NMASK + 5].abs() < 1e-9);
+        for (i, b) in before.iter().enumerate() {
+            assert!((logit(&w, &off, i) - b).abs() < 1e-12);
+        }
+    }
 
     fn epoch(epoch: usize, train: f64, validation: Option<f64>) -> EpochRecord {
         EpochRecord {
