@@ -14,26 +14,10 @@ const SHIPPED: &str = include_str!(concat!(
 
 /// Parses a file of threat-mask entries only (`thr_... = value`).
 pub fn parse_mask_table(text: &str) -> Result<MaskTable, ParamError> {
-    let doc: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| ParamError::Toml(e.to_string()))?;
     let mut t = MaskTable::default();
-    for (name, value) in &doc {
-        let (colour, m) = parse_mask_name(name).ok_or_else(|| ParamError::Unknown(name.clone()))?;
-        let v = value.as_integer().ok_or_else(|| ParamError::NotInteger {
-            name: name.clone(),
-            value: value.to_string(),
-        })?;
-        if !(i64::from(MASK_MIN)..=i64::from(MASK_MAX)).contains(&v) {
-            return Err(ParamError::OutOfRange {
-                name: name.clone(),
-                value: v,
-                min: MASK_MIN,
-                max: MASK_MAX,
-            });
-        }
-        t.set(colour.index(), m, v as i32);
-    }
+    super::table::parse_entries(text, parse_mask_name, MASK_MIN, MASK_MAX, |c, m, v| {
+        t.set(c, m, v)
+    })?;
     Ok(t)
 }
 

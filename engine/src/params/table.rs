@@ -33,27 +33,42 @@ const SHIPPED: &str = include_str!(concat!(
 
 /// Parses a file of table entries only (`cmb_... = value`).
 pub fn parse_table(text: &str) -> Result<ComboTable, ParamError> {
+    let mut t = ComboTable::default();
+    parse_entries(text, parse_name, ENTRY_MIN, ENTRY_MAX, |c, k, v| {
+        t.set(c, k, v)
+    })?;
+    Ok(t)
+}
+
+/// Reads a file of table entries (`name = value` lines): each name through `lookup` to a
+/// colour and index, each value checked against `min..=max`, then given to `set`.
+pub(super) fn parse_entries(
+    text: &str,
+    lookup: impl Fn(&str) -> Option<(crate::stone::Stone, usize)>,
+    min: i32,
+    max: i32,
+    mut set: impl FnMut(usize, usize, i32),
+) -> Result<(), ParamError> {
     let doc: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| ParamError::Toml(e.to_string()))?;
-    let mut t = ComboTable::default();
     for (name, value) in &doc {
-        let (colour, class) = parse_name(name).ok_or_else(|| ParamError::Unknown(name.clone()))?;
+        let (colour, i) = lookup(name).ok_or_else(|| ParamError::Unknown(name.clone()))?;
         let v = value.as_integer().ok_or_else(|| ParamError::NotInteger {
             name: name.clone(),
             value: value.to_string(),
         })?;
-        if !(i64::from(ENTRY_MIN)..=i64::from(ENTRY_MAX)).contains(&v) {
+        if !(i64::from(min)..=i64::from(max)).contains(&v) {
             return Err(ParamError::OutOfRange {
                 name: name.clone(),
                 value: v,
-                min: ENTRY_MIN,
-                max: ENTRY_MAX,
+                min,
+                max,
             });
         }
-        t.set(colour.index(), class, v as i32);
+        set(colour.index(), i, v as i32);
     }
-    Ok(t)
+    Ok(())
 }
 
 /// The shipped table is a parameter file, read where parameter files are read.
