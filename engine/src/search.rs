@@ -126,10 +126,11 @@ impl Engine {
             for h in helpers {
                 let _ = h.join();
             }
-            // The deepest iteration completed by any thread decides the move.
+            // The deepest iteration completed by any thread decides the move, unless the main
+            // thread's unfinished deeper iteration already proved a better one.
             let shared = ctl.best.lock().map(|mut g| g.take()).unwrap_or(None);
             let mut r = match shared {
-                Some(s) if s.depth > r.depth && s.best.is_some() => s,
+                Some(s) if s.depth > main.move_depth && s.best.is_some() => s,
                 _ => r,
             };
             main.flush_nodes();
@@ -200,6 +201,20 @@ mod tests {
         let mut bb = b.clone();
         assert!(bb.is_legal(r.best.unwrap()));
         assert!(r.depth >= 6 || r.mate.is_some());
+    }
+
+    #[test]
+    fn two_threads_report_rising_depths_and_stop_at_the_depth_limit() {
+        // The helper runs an iteration ahead of the main thread and the main thread reports
+        // the helper's completed iterations: the depths it reports must still only rise, and
+        // the helper's look-ahead must neither overshoot the limit nor end the search early.
+        let b = board(Rule::Renju, "h8 i9 i8 g8 j10 h10 j8");
+        let mut depths = Vec::new();
+        let mut cb = |i: &Info| depths.push(i.depth);
+        let r = Engine::new(Params::default(), 16, 2).search(&b, &Limits::depth(9), Some(&mut cb));
+        assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+        assert_eq!(r.depth, 9, "{depths:?}");
+        assert!(b.clone().is_legal(r.best.unwrap()));
     }
 
     #[test]

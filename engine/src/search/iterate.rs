@@ -20,6 +20,22 @@ fn stability_scale(changes: f64, drop: i32) -> f64 {
 }
 
 impl Worker<'_> {
+    /// After an iteration of `depth` scored `score`: is the search done (a mate it has seen
+    /// to the end, or the planned time spent)?
+    fn settled(&self, score: i32, depth: i32, changes: f64, drop: i32) -> bool {
+        if score.abs() >= MATE_BOUND && depth >= (MATE - score.abs()) + 2 {
+            return true;
+        }
+        self.ctl.soft.is_some_and(|s| {
+            let s = if self.ctl.saving {
+                s.mul_f64(stability_scale(changes, drop))
+            } else {
+                s
+            };
+            self.ctl.start.elapsed() >= s
+        })
+    }
+
     /// Iterative deepening with aspiration windows.
     pub(super) fn iterate(&mut self, on_info: &mut Option<&mut dyn FnMut(&Info)>) -> SearchResult {
         let mut root = movegen::root_moves(&mut self.board, self.params);
@@ -47,21 +63,43 @@ impl Worker<'_> {
         let mut depth = start_depth;
         while depth <= self.ctl.depth_limit {
             if self.ctl.threads > 1 {
-                // Lazy SMP: skip iterations another thread has already completed; the
-                // shared table makes catching up cheap.
+                // Lazy SMP: skip iterations another thread has already completed (the shared
+                // table makes catching up cheap), and let odd threads run one iteration
+                // ahead, so that two threads search two depths at once, not one twice.
                 let done = self.ctl.completed.load(Ordering::Relaxed);
-                if done >= depth {
-                    depth = done + 1;
-                    if depth > self.ctl.depth_limit {
-                        break;
-                    }
+                // Under a depth limit the last iteration is searched by all threads.
+                let target =
+                    (done + 1 + (self.id % 2) as i32).min(self.ctl.depth_limit.max(done + 1));
+                if target > depth {
+                    depth = target;
                     if let Ok(g) = self.ctl.best.lock() {
                         if let Some(b) = g.as_ref() {
+                            // Adopt it: what this thread returns is then at least this deep.
                             prev = b.score;
+                            if b.best.is_some() {
+                                best = b.clone();
+                                self.move_depth = b.depth;
+                            }
+                            if self.id == 0 {
+                                if let Some(cb) = on_info.as_mut() {
+                                    cb(&Info {
+                                        depth: b.depth,
+                                        seldepth: b.seldepth,
+                                        score: b.score,
+                                        nodes: self.total_nodes(),
+                                        elapsed: self.ctl.start.elapsed(),
+                                        pv: b.pv.clone(),
+                                    });
+                                }
+                            }
                         }
                     }
                 }
+                if depth > self.ctl.depth_limit {
+                    break;
+                }
             }
+            self.iter_depth = depth;
             let mut delta = self.params.aspiration;
             let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
                 (prev - delta, prev + delta)
@@ -97,10 +135,20 @@ impl Worker<'_> {
                 }
             };
             if self.stopped {
-                if let Some((m, s, pv)) = proven {
+                if self.aborted && !self.ctl.stop.load(Ordering::Relaxed) {
+                    // Given up for a deeper completed iteration: go on from there.
+                    self.aborted = false;
+                    self.stopped = false;
+                    if self.settled(best.score, best.depth, changes, 0) {
+                        break;
+                    }
+                    continue;
+                }
+                if let Some((m, s, pv)) = proven.filter(|_| !self.aborted) {
                     best.best = Some(pos_of(m));
                     best.pv = pv;
                     best.score = s;
+                    self.move_depth = depth;
                 }
                 break;
             }
@@ -112,6 +160,7 @@ impl Worker<'_> {
             best.best = mv.map(pos_of).or(best.best);
             best.score = score;
             best.depth = depth;
+            self.move_depth = depth;
             best.pv = self.pv_line();
             best.seldepth = self.seldepth;
             best.nodes = self.nodes;
@@ -135,18 +184,8 @@ impl Worker<'_> {
                     });
                 }
             }
-            if score.abs() >= MATE_BOUND && depth >= (MATE - score.abs()) + 2 {
+            if self.settled(score, depth, changes, drop) {
                 break;
-            }
-            if let Some(s) = self.ctl.soft {
-                let s = if self.ctl.saving {
-                    s.mul_f64(stability_scale(changes, drop))
-                } else {
-                    s
-                };
-                if self.ctl.start.elapsed() >= s {
-                    break;
-                }
             }
             changes *= 0.5;
             depth += 1;

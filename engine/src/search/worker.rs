@@ -29,6 +29,13 @@ pub(super) struct Worker<'a> {
     pub(super) flushed: u64,
     pub(super) seldepth: i32,
     pub(super) stopped: bool,
+    /// Lazy SMP: the iteration this thread is searching, and whether it gave it up because
+    /// another thread completed it (`stopped` is then set only to unwind the tree).
+    pub(super) iter_depth: i32,
+    pub(super) aborted: bool,
+    /// The depth of the iteration the returned best move comes from (an unfinished one when
+    /// it proved a move better than the last completed iteration's).
+    pub(super) move_depth: i32,
     pub(super) killers: [[u16; 2]; MAX_PLY],
     pub(super) history: Vec<[i32; CELLS]>,
     pub(super) pv: Vec<[u16; MAX_PLY]>,
@@ -64,6 +71,9 @@ impl<'a> Worker<'a> {
             flushed: 0,
             seldepth: 0,
             stopped: false,
+            iter_depth: i32::MAX,
+            aborted: false,
+            move_depth: 0,
             killers: [[0; 2]; MAX_PLY],
             history: vec![[0; CELLS]; 2],
             pv: vec![[0; MAX_PLY]; MAX_PLY],
@@ -133,6 +143,12 @@ impl<'a> Worker<'a> {
             let total = self.ctl.shared_nodes.fetch_add(delta, Ordering::Relaxed) + delta;
             if total >= self.ctl.node_limit {
                 self.ctl.stop.store(true, Ordering::Relaxed);
+            }
+            // Another thread completed this iteration: searching on repeats its work.
+            if self.ctl.completed.load(Ordering::Relaxed) >= self.iter_depth {
+                self.aborted = true;
+                self.stopped = true;
+                return true;
             }
         }
         if self.nodes & 1023 == 0 {
