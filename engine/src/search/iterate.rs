@@ -36,6 +36,23 @@ impl Worker<'_> {
         })
     }
 
+    /// The main thread reports a completed iteration (its own or another thread's).
+    fn report(&self, on_info: &mut Option<&mut dyn FnMut(&Info)>, r: &SearchResult) {
+        if self.id != 0 {
+            return;
+        }
+        if let Some(cb) = on_info.as_mut() {
+            cb(&Info {
+                depth: r.depth,
+                seldepth: r.seldepth,
+                score: r.score,
+                nodes: self.total_nodes(),
+                elapsed: self.ctl.start.elapsed(),
+                pv: r.pv.clone(),
+            });
+        }
+    }
+
     /// Iterative deepening with aspiration windows.
     pub(super) fn iterate(&mut self, on_info: &mut Option<&mut dyn FnMut(&Info)>) -> SearchResult {
         let mut root = movegen::root_moves(&mut self.board, self.params);
@@ -80,18 +97,7 @@ impl Worker<'_> {
                                 best = b.clone();
                                 self.move_depth = b.depth;
                             }
-                            if self.id == 0 {
-                                if let Some(cb) = on_info.as_mut() {
-                                    cb(&Info {
-                                        depth: b.depth,
-                                        seldepth: b.seldepth,
-                                        score: b.score,
-                                        nodes: self.total_nodes(),
-                                        elapsed: self.ctl.start.elapsed(),
-                                        pv: b.pv.clone(),
-                                    });
-                                }
-                            }
+                            self.report(on_info, b);
                         }
                     }
                 }
@@ -172,18 +178,7 @@ impl Worker<'_> {
                     }
                 }
             }
-            if self.id == 0 {
-                if let Some(cb) = on_info.as_mut() {
-                    cb(&Info {
-                        depth,
-                        seldepth: self.seldepth,
-                        score,
-                        nodes: self.total_nodes(),
-                        elapsed: self.ctl.start.elapsed(),
-                        pv: best.pv.clone(),
-                    });
-                }
-            }
+            self.report(on_info, &best);
             if self.settled(score, depth, changes, drop) {
                 break;
             }
