@@ -185,8 +185,12 @@ declare_params! {
     tempo = 31, 0..=300, step 5.0;
     /// Candidate moves lie within this square radius of a stone (1-3).
     radius = 2, 1..=3, step 0.5;
-    /// Most moves searched at an interior node (after threat gating).
+    /// Most moves searched at an interior node (after threat gating) when `lmp_scale` is 0.
     cand_cap = 11, 4..=80, step 2.0;
+    /// Depth-dependent move-count pruning instead of the fixed `cand_cap`: at depth d a node
+    /// searches at most (3 + d^1.32 x lmp_scale / 100) / 2 moves once one does not lose, twice
+    /// that when its static evaluation improved on the one two plies up. 0: the fixed cap.
+    lmp_scale = 100, 0..=300, step 10.0;
     /// Late-move reduction: base, in hundredths of a ply.
     lmr_base = 149, 0..=300, step 10.0;
     /// Late-move reduction: divisor, in hundredths (larger reduces less).

@@ -3,7 +3,7 @@
 //! the horizon.
 
 use super::movegen::{self, MoveList};
-use super::worker::{Worker, INF, MAX_PLY};
+use super::worker::{Worker, INF, MAX_PLY, NO_EVAL};
 use crate::eval::Threat;
 use crate::rule::Rule;
 use crate::score::{EVAL_LIMIT, MATE, MATE_BOUND};
@@ -54,6 +54,7 @@ impl Worker<'_> {
         }
         let me = self.me();
         let op = me.opp();
+        self.evals[ply] = NO_EVAL;
         // A single forced block of the opponent's four: play it without spending depth.
         if self.board.threat_count(op, Threat::Five) == 1 {
             let block = self.find(op, Threat::Five).expect("counted");
@@ -91,6 +92,7 @@ impl Worker<'_> {
             }
         }
         let ev = self.board.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        self.evals[ply] = ev;
         // Reverse futility: far enough above beta with no opponent threat to answer, a
         // shallow search would fail high too.
         if !pv_node
@@ -142,7 +144,12 @@ impl Worker<'_> {
         let mut best = -INF;
         let mut best_move = 0usize;
         let old_alpha = alpha;
-        let cap = self.params.cand_cap as usize;
+        // Unknown two plies up (a forced block, the root) counts as improving: the wider limit.
+        let improving = ply < 2 || {
+            let (now, before) = (self.evals[ply], self.evals[ply - 2]);
+            now == NO_EVAL || before == NO_EVAL || now > before
+        };
+        let cap = usize::from(self.lmp[usize::from(improving)][(depth as usize).min(63)]);
         for i in 0..list.len() {
             if i >= cap && best > -MATE_BOUND {
                 break;

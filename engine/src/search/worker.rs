@@ -17,6 +17,8 @@ use std::sync::atomic::Ordering;
 pub(super) const MAX_PLY: usize = 128;
 /// Beyond every score: the open window.
 pub(super) const INF: i32 = 32_000;
+/// `Worker::evals` of a node that took no static evaluation (a forced block, the root).
+pub(super) const NO_EVAL: i32 = i32::MIN;
 
 /// One search thread.
 pub(super) struct Worker<'a> {
@@ -41,8 +43,28 @@ pub(super) struct Worker<'a> {
     pub(super) pv: Vec<[u16; MAX_PLY]>,
     pub(super) pv_len: [usize; MAX_PLY],
     pub(super) lmr: [[u8; 64]; 64],
+    /// Move-count limits by [improving][depth] (see `lmp_scale`).
+    pub(super) lmp: [[u16; 64]; 2],
+    /// The static evaluation of each ply's node, [`NO_EVAL`] where none was taken.
+    pub(super) evals: [i32; MAX_PLY],
     /// One reusable move list per ply.
     pub(super) lists: Vec<MoveList>,
+}
+
+/// Most moves searched at a node, by [improving][depth]: `cand_cap` everywhere, or with
+/// `lmp_scale` > 0 Rapfi's depth-dependent count, (3 + d^1.32 x scale) / (2 - improving),
+/// few near the leaves and more at depth, where a pruned refutation costs most.
+pub(super) fn move_limits(params: &Params) -> [[u16; 64]; 2] {
+    let mut lmp = [[params.cand_cap as u16; 64]; 2];
+    if params.lmp_scale > 0 {
+        for (imp, row) in lmp.iter_mut().enumerate() {
+            for (d, cap) in row.iter_mut().enumerate() {
+                let base = 3.0 + (d as f64).powf(1.32) * params.lmp_scale as f64 / 100.0;
+                *cap = (base / (2 - imp) as f64).max(1.0) as u16;
+            }
+        }
+    }
+    lmp
 }
 
 impl<'a> Worker<'a> {
@@ -61,6 +83,7 @@ impl<'a> Worker<'a> {
                 *r = v.max(0.0) as u8;
             }
         }
+        let lmp = move_limits(params);
         Worker {
             board,
             params,
@@ -79,6 +102,8 @@ impl<'a> Worker<'a> {
             pv: vec![[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             lmr,
+            lmp,
+            evals: [NO_EVAL; MAX_PLY],
             lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
         }
     }
@@ -205,5 +230,32 @@ impl<'a> Worker<'a> {
             self.pv[ply][i + 1] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child + 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_limits_follow_depth_and_improvement() {
+        // Off: the fixed cap at every depth, improving or not.
+        let fixed = Params::default();
+        let mut off = fixed.clone();
+        off.lmp_scale = 0;
+        assert!(move_limits(&off)
+            .iter()
+            .flatten()
+            .all(|&c| c == off.cand_cap as u16));
+        // On at 100 (Rapfi's count): 2 moves at depth 1, 12 at depth 10 when not improving,
+        // twice that when improving, never fewer at a greater depth.
+        let mut on = fixed;
+        on.lmp_scale = 100;
+        let l = move_limits(&on);
+        assert_eq!((l[0][1], l[0][10], l[1][10]), (2, 11, 23));
+        for imp in 0..2 {
+            assert!(l[imp].windows(2).all(|w| w[0] <= w[1]), "{:?}", l[imp]);
+        }
+        assert!((1..64).all(|d| l[1][d] >= 2 * l[0][d]));
     }
 }
