@@ -22,13 +22,16 @@ use wuzi_arena::record::{read_records, GameRecord};
 /// The weakened parameter set: open threes and open fours valued far too low.
 const WEAK: &str = "set=w_open_three=20,set=w_open_four=100";
 
-/// A change of no real strength whose games still diverge: the candidate searches 3 % fewer
-/// nodes per move than the baseline. Doubling the nodes is worth some tens of Elo here, so 3 %
+/// A change of no real strength whose games still diverge: the candidate searches 2 % fewer
+/// nodes per move than the baseline. Doubling the nodes is worth some tens of Elo here, so 2 %
 /// fewer costs a few Elo at most, well inside the gate's indifference zone (H0 is -20), yet the
-/// searches stop at other points and some pairs are no longer mirrored. (An evaluation tweak is
-/// no safe stand-in: `w_one` one step above its default measured -16 Elo at 2000 nodes.)
+/// searches stop at other points and some pairs are no longer mirrored. (It was 3 % until
+/// move-count pruning by depth made each node worth more: 3 % fewer then measured -8.2 +- 8.7
+/// over 1,000 pairs at 1,000 nodes and failed the 200-pair budget below; 2 % measured -5.7 +-
+/// 7.4 over 1,000 pairs; 1 % left too few pairs unmirrored. An evaluation tweak is no safe
+/// stand-in: `w_one` one step above its default measured -16 Elo at 2000 nodes.)
 fn irrelevant(nodes: u64) -> String {
-    format!("name=fewer-nodes,nodes={}", nodes * 97 / 100)
+    format!("name=fewer-nodes,nodes={}", nodes * 98 / 100)
 }
 
 /// A gate of `candidate` against `baseline` (player specs) at `nodes` per move, `pairs` pairs,
@@ -183,7 +186,7 @@ fn irrelevant_change_passes_within_the_budget() {
     let mut c = config(&irrelevant(1000), "name=base", 1000, 200, &tmp.0);
     c.seed = 2;
     let r = run(&c);
-    show("3 % fewer nodes at 1000 nodes, 200 pairs", &r);
+    show("2 % fewer nodes at 1000 nodes, 200 pairs", &r);
     assert_eq!(r.verdict, Verdict::Pass);
     let g = r.games.as_ref().expect("games");
     let even = g.penta.counts[2];
@@ -828,7 +831,7 @@ fn weakened_candidate_fails_at_the_default_settings() {
 fn irrelevant_change_is_accepted_by_the_sprt() {
     let tmp = Tmp::new("irrelevant-1000");
     let r = run(&config(&irrelevant(1000), "name=base", 1000, 1000, &tmp.0));
-    show("3 % fewer nodes at 1000 nodes", &r);
+    show("2 % fewer nodes at 1000 nodes", &r);
     assert_eq!(r.decision, Decision::SprtH1);
 }
 
@@ -844,7 +847,7 @@ fn irrelevant_change_passes_at_the_default_settings() {
         gate::DEFAULT_PAIRS,
         &tmp.0,
     ));
-    show("3 % fewer nodes at 2000 nodes", &r);
+    show("2 % fewer nodes at 2000 nodes", &r);
     assert_eq!(r.verdict, Verdict::Pass);
 }
 
