@@ -145,10 +145,9 @@ impl Worker<'_> {
         let mut best_move = 0usize;
         let old_alpha = alpha;
         // Unknown two plies up (a forced block, the root) counts as improving: the wider limit.
-        let improving = ply < 2 || {
-            let (now, before) = (self.evals[ply], self.evals[ply - 2]);
-            now == NO_EVAL || before == NO_EVAL || now > before
-        };
+        // (This node's own evaluation is always taken: negamax sets it before the move loop.)
+        let improving =
+            ply < 2 || self.evals[ply - 2] == NO_EVAL || self.evals[ply] > self.evals[ply - 2];
         let cap = usize::from(self.lmp[usize::from(improving)][(depth as usize).min(63)]);
         for i in 0..list.len() {
             if i >= cap && best > -MATE_BOUND {

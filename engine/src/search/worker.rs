@@ -83,7 +83,6 @@ impl<'a> Worker<'a> {
                 *r = v.max(0.0) as u8;
             }
         }
-        let lmp = move_limits(params);
         Worker {
             board,
             params,
@@ -102,7 +101,7 @@ impl<'a> Worker<'a> {
             pv: vec![[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             lmr,
-            lmp,
+            lmp: move_limits(params),
             evals: [NO_EVAL; MAX_PLY],
             lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
         }
@@ -247,7 +246,7 @@ mod tests {
             .iter()
             .flatten()
             .all(|&c| c == off.cand_cap as u16));
-        // On at 100 (Rapfi's count): 2 moves at depth 1, 12 at depth 10 when not improving,
+        // On at 100 (Rapfi's count): 2 moves at depth 1, 11 at depth 10 when not improving,
         // twice that when improving, never fewer at a greater depth.
         let mut on = fixed;
         on.lmp_scale = 100;
