@@ -8,22 +8,31 @@ use crate::stone::Stone;
 
 const MAX_MOVES: usize = 400;
 
-/// A list of (cell, ordering score), sorted best first once generated. Workers keep one
-/// per ply and reuse its allocation.
+/// A list of (cell, ordering score), read best first. Workers keep one per ply and reuse
+/// its allocation.
+///
+/// The order is made lazily: [`MoveList::pick`] selects the next best move when it is first
+/// read, because most nodes search only a few of their moves (a cut-off or the move-count
+/// limit). Moves are ranked by score, ties by cell index, a total order, so the sequence is
+/// exactly that of a full sort.
 #[derive(Default)]
 pub(super) struct MoveList {
     moves: Vec<(u16, i32)>,
+    /// Moves `..ordered` are in their final places.
+    ordered: usize,
 }
 
 impl MoveList {
     pub(super) fn new() -> MoveList {
         MoveList {
             moves: Vec::with_capacity(MAX_MOVES),
+            ordered: 0,
         }
     }
 
     pub(super) fn clear(&mut self) {
         self.moves.clear();
+        self.ordered = 0;
     }
 
     #[inline]
@@ -41,17 +50,37 @@ impl MoveList {
         self.moves.is_empty()
     }
 
+    /// The `i`-th best move, ordering the list up to it first.
+    #[inline]
+    pub(super) fn pick(&mut self, i: usize) -> (usize, i32) {
+        while self.ordered <= i {
+            let k = self.ordered;
+            let mut best = k;
+            for j in k + 1..self.moves.len() {
+                if ranks_before(self.moves[j], self.moves[best]) {
+                    best = j;
+                }
+            }
+            self.moves.swap(k, best);
+            self.ordered += 1;
+        }
+        self.get(i)
+    }
+
+    /// A move already read with [`MoveList::pick`].
     #[inline]
     pub(super) fn get(&self, i: usize) -> (usize, i32) {
+        debug_assert!(i < self.ordered, "read before it was picked");
         let (m, s) = self.moves[i];
         (m as usize, s)
     }
+}
 
-    fn sort(&mut self) {
-        // Ties broken by cell index so the order never depends on anything but the position.
-        self.moves
-            .sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    }
+/// Higher score first; ties broken by cell index so the order never depends on anything but
+/// the position.
+#[inline]
+fn ranks_before(a: (u16, i32), b: (u16, i32)) -> bool {
+    a.1 > b.1 || (a.1 == b.1 && a.0 < b.0)
 }
 
 #[inline]
@@ -157,7 +186,6 @@ pub(super) fn generate(
             list.push(i, s);
         }
     }
-    list.sort();
 }
 
 /// Own four-making moves (for VCF quiescence), best first.
@@ -191,7 +219,6 @@ pub(super) fn fours(board: &mut Board, list: &mut MoveList, near: usize) {
             }
         }
     }
-    list.sort();
 }
 
 /// All legal root moves, best first (the centre on an empty board).
@@ -249,4 +276,34 @@ pub(super) fn any_legal(board: &mut Board) -> Option<usize> {
         }
     }
     far
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Lazy ordering is not a change: picking reads the moves in exactly the order of a
+        /// full sort (score descending, ties by cell), however the reads are interleaved.
+        #[test]
+        fn pick_reads_the_full_sort_order(
+            moves in proptest::collection::vec((0u16..225, -5i32..5), 0..60),
+            peek in 0usize..60,
+        ) {
+            let mut list = MoveList::new();
+            for &(m, s) in &moves {
+                list.push(m as usize, s);
+            }
+            let mut sorted = moves.clone();
+            sorted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            // An early deep read (as a singular test does) must not disturb the sequence.
+            if peek < list.len() {
+                list.pick(peek);
+            }
+            for (i, &(m, s)) in sorted.iter().enumerate() {
+                prop_assert_eq!(list.pick(i), (m as usize, s));
+            }
+        }
+    }
 }

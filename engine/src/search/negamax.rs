@@ -29,7 +29,16 @@ impl Worker<'_> {
         None
     }
 
-    pub(super) fn negamax(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// `cut`: the node is expected to fail high (a null-window child of a late move, or the
+    /// first child of an expected all node).
+    pub(super) fn negamax(
+        &mut self,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         if ply as i32 > self.seldepth {
             self.seldepth = ply as i32;
@@ -63,7 +72,8 @@ impl Worker<'_> {
             }
             self.make(block);
             let ext = self.params.ext_four;
-            let score = -self.negamax(depth - 1 + ext, -beta, -alpha, ply + 1);
+            let child_cut = beta - alpha == 1 && !cut;
+            let score = -self.negamax(depth - 1 + ext, -beta, -alpha, ply + 1, child_cut);
             self.undo();
             if score > alpha {
                 self.update_pv(ply, block);
@@ -114,7 +124,9 @@ impl Worker<'_> {
             &mut list,
             tt_move,
         );
-        let best = self.search_moves(&list, depth, alpha, beta, ply, pv_node, key);
+        let best = self.search_moves(
+            &mut list, depth, alpha, beta, ply, pv_node, cut, key, tte, false,
+        );
         self.lists[ply] = list;
         best
     }
@@ -123,13 +135,16 @@ impl Worker<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn search_moves(
         &mut self,
-        list: &MoveList,
-        depth: i32,
+        list: &mut MoveList,
+        mut depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
         pv_node: bool,
+        cut: bool,
         key: u64,
+        tte: Option<TtEntry>,
+        exclude_first: bool,
     ) -> i32 {
         let me = self.me();
         let op = me.opp();
@@ -149,32 +164,62 @@ impl Worker<'_> {
         let improving =
             ply < 2 || self.evals[ply - 2] == NO_EVAL || self.evals[ply] > self.evals[ply - 2];
         let cap = usize::from(self.lmp[usize::from(improving)][(depth as usize).min(63)]);
-        for i in 0..list.len() {
+        let fail_high = !pv_node
+            && cut
+            && self.params.fh_margin > 0
+            && self.evals[ply] != NO_EVAL
+            && self.evals[ply] >= beta.saturating_add(self.params.fh_margin * depth);
+        for i in usize::from(exclude_first)..list.len() {
             if i >= cap && best > -MATE_BOUND {
                 break;
             }
-            let (m, _) = list.get(i);
-            let forcing = self.board.threat_idx(m, me.index()).is_four()
-                || self.board.threat_idx(m, op.index()) >= Threat::Four;
+            let (m, _) = list.pick(i);
+            let mut ext = 0;
+            if i == 0 && !exclude_first {
+                match self.singular(list, depth, beta, ply, cut, key, tte, m) {
+                    Singular::Extend => ext = 1,
+                    Singular::Cut(s) => return s,
+                    Singular::Reduce => ext = -1,
+                    Singular::None => {}
+                }
+            }
+            let own_four = self.board.threat_idx(m, me.index()).is_four();
+            let forcing = own_four || self.board.threat_idx(m, op.index()) >= Threat::Four;
+            if fail_high && !own_four {
+                ext -= 1;
+            }
+            let killer = self.killers[ply].contains(&(m as u16));
+            let hist = self.history[me.index()][m];
             self.make(m);
             let mut score;
             if i == 0 {
-                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+                score = -self.negamax(depth - 1 + ext, -beta, -alpha, ply + 1, !pv_node && !cut);
+            } else if i == 1 && exclude_first {
+                score = -self.negamax(depth - 1 + ext, -beta, -alpha, ply + 1, !cut);
             } else {
                 let mut r = 0;
                 if depth >= 3 && i >= self.params.lmr_moves as usize && !forcing {
                     r = self.lmr[(depth as usize).min(63)][i.min(63)] as i32;
                     if pv_node {
                         r -= 1;
+                    } else if !improving && r > 0 {
+                        r += self.params.lmr_noimp;
+                    }
+                    if cut && !killer {
+                        r += self.params.cut_red;
+                    }
+                    if self.params.lmr_hist > 0 {
+                        r -= hist / self.params.lmr_hist;
                     }
                     r = r.clamp(0, depth - 2);
                 }
-                score = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                let full = depth - 1 + ext;
+                score = -self.negamax(full - r, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax(full, -alpha - 1, -alpha, ply + 1, !cut);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.negamax(full, -beta, -alpha, ply + 1, false);
                 }
             }
             self.undo();
@@ -202,8 +247,19 @@ impl Worker<'_> {
                         }
                         break;
                     }
+                    if self.params.alpha_red > 0
+                        && depth > 2
+                        && depth < 12
+                        && score.abs() < EVAL_LIMIT
+                    {
+                        depth -= self.params.alpha_red;
+                    }
                 }
             }
+        }
+        if exclude_first {
+            // A singular test: its bound is not this node's.
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -223,6 +279,65 @@ impl Worker<'_> {
             },
         );
         best
+    }
+
+    /// Singular extension test of the first move (the table's), before it is searched.
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        list: &mut MoveList,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        cut: bool,
+        key: u64,
+        tte: Option<TtEntry>,
+        m: usize,
+    ) -> Singular {
+        let se = self.params.se_depth;
+        let Some(e) = tte else {
+            return Singular::None;
+        };
+        if se == 0
+            || depth < se
+            || e.mv as usize != m
+            || list.len() < 2
+            || ply >= MAX_PLY / 2
+            || e.depth < depth - 3
+            || e.bound == Bound::Upper
+        {
+            return Singular::None;
+        }
+        let tts = score_from_tt(e.score, ply);
+        if tts.abs() >= MATE_BOUND {
+            return Singular::None;
+        }
+        let sbeta = tts - self.params.se_margin * depth;
+        let v = self.search_moves(
+            list,
+            depth / 2,
+            sbeta - 1,
+            sbeta,
+            ply,
+            false,
+            cut,
+            key,
+            None,
+            true,
+        );
+        self.pv_len[ply] = 0;
+        if self.stopped {
+            return Singular::None;
+        }
+        if v < sbeta {
+            Singular::Extend
+        } else if sbeta >= beta {
+            Singular::Cut(sbeta)
+        } else if tts >= beta {
+            Singular::Reduce
+        } else {
+            Singular::None
+        }
     }
 
     /// Past the horizon: stand pat on the evaluation, or continue with own fours (VCF).
@@ -287,7 +402,7 @@ impl Worker<'_> {
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
         movegen::fours(&mut self.board, &mut list, last);
-        let best = self.quiesce_moves(&list, best, alpha, beta, ply, qdepth, attacker);
+        let best = self.quiesce_moves(&mut list, best, alpha, beta, ply, qdepth, attacker);
         self.lists[ply] = list;
         best
     }
@@ -296,7 +411,7 @@ impl Worker<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn quiesce_moves(
         &mut self,
-        list: &MoveList,
+        list: &mut MoveList,
         mut best: i32,
         mut alpha: i32,
         beta: i32,
@@ -305,7 +420,7 @@ impl Worker<'_> {
         attacker: Stone,
     ) -> i32 {
         for i in 0..list.len() {
-            let (m, _) = list.get(i);
+            let (m, _) = list.pick(i);
             self.make(m);
             let score = -self.quiesce(-beta, -alpha, ply + 1, qdepth - 1, attacker, m);
             self.undo();
@@ -325,6 +440,18 @@ impl Worker<'_> {
         }
         best
     }
+}
+
+/// What the singular test found for the table's move.
+enum Singular {
+    /// Not tested.
+    None,
+    /// Only it holds: search it one ply deeper.
+    Extend,
+    /// Others beat beta too: the node fails high with this score.
+    Cut(i32),
+    /// It was expected to fail high and others nearly do: one ply less.
+    Reduce,
 }
 
 fn score_to_tt(s: i32, ply: usize) -> i32 {

@@ -95,11 +95,11 @@ impl Worker<'_> {
             self.make(m);
             let mut score;
             if i == 0 {
-                score = -self.negamax(depth - 1, -beta, -alpha, 1);
+                score = -self.negamax(depth - 1, -beta, -alpha, 1, false);
             } else {
-                score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, true);
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(depth - 1, -beta, -alpha, 1);
+                    score = -self.negamax(depth - 1, -beta, -alpha, 1, false);
                 }
             }
             self.undo();
