@@ -201,15 +201,6 @@ declare_params! {
     rfp_margin = 60, 0..=1000, step 8.0;
     /// Moves searched at full depth before reductions start.
     lmr_moves = 3, 1..=12, step 0.5;
-    /// Extra plies of late-move reduction at a non-PV node whose static evaluation did not
-    /// improve on the one two plies up (when the move is reduced at all).
-    lmr_noimp = 0, 0..=2, step 0.5;
-    /// Late-move reduction by history: a move's history score divided by this is taken off
-    /// its reduction (a bad history adds to it). 0 ignores history.
-    lmr_hist = 0, 0..=40000, step 1000.0;
-    /// Plies taken off the remaining moves of a PV node once one raised alpha without a
-    /// cut-off (at depth 3-11, outside forced results): the rest must beat a proven move.
-    alpha_red = 0, 0..=1, step 0.5;
     /// Singular extension from this depth (0: none): the transposition table's move is
     /// searched one ply deeper when every other move fails low, at half depth, against its
     /// table score less `se_margin` x depth; when they fail high too the node is cut.
@@ -219,9 +210,6 @@ declare_params! {
     /// Fail-high reduction: at an expected cut node whose static evaluation beats beta by
     /// this x depth, every move but a four is searched one ply shallower. 0: none.
     fh_margin = 0, 0..=200, step 4.0;
-    /// Extra plies of late-move reduction for a move that is not a killer at an expected
-    /// cut node.
-    cut_red = 0, 0..=2, step 0.5;
     /// Extension, in plies, for a move that blocks an opponent's four or makes a four (0 or 1).
     ext_four = 1, 0..=1, step 0.5;
     /// Plies of fours searched past the horizon (VCF quiescence).

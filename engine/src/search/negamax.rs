@@ -136,7 +136,7 @@ impl Worker<'_> {
     pub(super) fn search_moves(
         &mut self,
         list: &mut MoveList,
-        mut depth: i32,
+        depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -188,8 +188,6 @@ impl Worker<'_> {
             if fail_high && !own_four {
                 ext -= 1;
             }
-            let killer = self.killers[ply].contains(&(m as u16));
-            let hist = self.history[me.index()][m];
             self.make(m);
             let mut score;
             if i == 0 {
@@ -202,14 +200,6 @@ impl Worker<'_> {
                     r = self.lmr[(depth as usize).min(63)][i.min(63)] as i32;
                     if pv_node {
                         r -= 1;
-                    } else if !improving && r > 0 {
-                        r += self.params.lmr_noimp;
-                    }
-                    if cut && !killer {
-                        r += self.params.cut_red;
-                    }
-                    if self.params.lmr_hist > 0 {
-                        r -= hist / self.params.lmr_hist;
                     }
                     r = r.clamp(0, depth - 2);
                 }
@@ -240,19 +230,13 @@ impl Worker<'_> {
                         let bonus = (depth * depth).min(400);
                         let h = &mut self.history[me.index()][m];
                         *h += bonus - *h * bonus / 16384;
-                        for j in 0..i {
+                        // Not the table's move when a singular test left it out.
+                        for j in usize::from(exclude_first)..i {
                             let (q, _) = list.get(j);
                             let h = &mut self.history[me.index()][q];
                             *h -= bonus + *h * bonus / 16384;
                         }
                         break;
-                    }
-                    if self.params.alpha_red > 0
-                        && depth > 2
-                        && depth < 12
-                        && score.abs() < EVAL_LIMIT
-                    {
-                        depth -= self.params.alpha_red;
                     }
                 }
             }
