@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One generation of the learned evaluation tables (README "Learned tables, generation by
-# generation"): node-limited self-play of this build's defaults, a fit of the threat-mask and
-# combination tables to it, SPRTs of the fitted set against the defaults, and the two table
-# files to ship if they are accepted.
+# generation"): node-limited self-play of this build's defaults, a fit of the learned tables
+# to it, SPRTs of the fitted set against the defaults, and the table files to ship if they are
+# accepted.
 #
 #   deploy/generation.sh OUT [SEED]        # the whole generation on this machine
 #   ONLY=3 deploy/generation.sh OUT SEED   # only self-play run 3 (one per cluster task), then stop
@@ -14,10 +14,14 @@
 # commit and seed reproduces its tables. A finished run is kept when the script is rerun (an
 # interrupted one is resumed), so a stopped generation goes on where it was.
 #
-# Ship an accepted generation: copy OUT/ship/table.toml over suites/params/table.toml and
-# OUT/ship/threat.toml over suites/params/threat.toml (their headers want the figures of
-# OUT/summary.txt), commit with the SPRT lines, add them to suites/strength-log.md. The next
-# generation is this script again, on the new build.
+# The fit is FIT (default: generation 3's, the pattern-code table with labels half game
+# result, half recorded search score: `--param pcd_* --epochs 30 --score-weight 0.5`;
+# generation 1 was `FIT='--param thr_* --param cmb_*'`). FIT is split on spaces and not
+# globbed.
+#
+# Ship an accepted generation: copy OUT/ship/{table,threat,code}.toml over suites/params/
+# (their headers want the figures of OUT/summary.txt), commit with the SPRT lines, add them to
+# suites/strength-log.md. The next generation is this script again, on the new build.
 set -euo pipefail
 out=${1:?usage: deploy/generation.sh OUT [SEED]}
 seed=${2:-31010}
@@ -27,6 +31,7 @@ jobs=${CONCURRENCY:-$(nproc)}
 arena=${WUZI_ARENA:-target/release/wuzi-arena}
 tune=${WUZI_TUNE:-target/release/wuzi-tune}
 root=$(cd "$(dirname "$0")/.." && pwd)
+read -ra fit_args <<< "${FIT:---param pcd_* --epochs 30 --score-weight 0.5}"
 
 play() {
     local i=$1 s=$(($1 + seed)) dir="$out/self/s$(($1 + seed))"
@@ -57,8 +62,7 @@ for i in $(seq 0 $((runs - 1))); do
     records+=(--records "$out/self/s$((i + seed))")
 done
 if [ ! -f "$out/fit/fitted.toml" ]; then
-    "$tune" fit "${records[@]}" --param 'thr_*' --param 'cmb_*' --out "$out/fit" --quiet \
-        > "$out/fit.log"
+    "$tune" fit "${records[@]}" "${fit_args[@]}" --out "$out/fit" --quiet > "$out/fit.log"
 fi
 fitted="fitted,params=$out/fit/fitted.toml"
 
@@ -97,4 +101,5 @@ merge() {
 }
 merge cmb "$root/suites/params/table.toml" > "$out/ship/table.toml"
 merge thr "$root/suites/params/threat.toml" > "$out/ship/threat.toml"
-echo "tables to ship: $out/ship/table.toml, $out/ship/threat.toml"
+merge pcd "$root/suites/params/code.toml" > "$out/ship/code.toml"
+echo "tables to ship: $out/ship/table.toml, $out/ship/threat.toml, $out/ship/code.toml"

@@ -66,6 +66,12 @@ pub struct Board {
     ckey: [[u16; 2]; CELLS],
     /// Per colour: sum of `cval` over empty cells.
     sum: [i32; 2],
+    /// Per empty cell and colour: its pattern-code entry (0 for occupied and forbidden
+    /// cells). Kept out of `cval`: the entries are fitted to the evaluation, and counted in
+    /// the cell values that order moves they played worse (see the strength log).
+    cpc: [[i32; 2]; CELLS],
+    /// Per colour: sum of `cpc` over empty cells.
+    csum: [i32; 2],
     /// Per colour: how many empty cells hold each threat class.
     cnt: [[u16; NTHREAT]; 2],
     /// Per colour and threat class: the set of empty cells with that class, as bits.
@@ -109,6 +115,8 @@ impl Board {
             ckey: [[0; 2]; CELLS],
             cbits: [[[0; CELLS / 64]; NTHREAT]; 2],
             sum: [0; 2],
+            cpc: [[0; 2]; CELLS],
+            csum: [0; 2],
             cnt: [[0; NTHREAT]; 2],
             near: [0; CELLS],
             radius: Params::default().radius as usize,
@@ -142,6 +150,8 @@ impl Board {
         self.cval = [[0; 2]; CELLS];
         self.ccls = [[0; 2]; CELLS];
         self.sum = [0; 2];
+        self.cpc = [[0; 2]; CELLS];
+        self.csum = [0; 2];
         self.cnt = [[0; NTHREAT]; 2];
         self.cbits = [[[0; CELLS / 64]; NTHREAT]; 2];
         self.near = [0; CELLS];
@@ -166,7 +176,8 @@ impl Board {
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.side.index();
-        self.sum[me] - self.sum[1 - me] * self.weights.defence / 100
+        (self.sum[me] + self.csum[me])
+            - (self.sum[1 - me] + self.csum[1 - me]) * self.weights.defence / 100
             + self.weights.tempo
             + self.weights.threat_value(me, self.threat_mask())
     }
@@ -278,14 +289,23 @@ impl Board {
     /// Recomputes colour `c`'s value and class of the cell at `idx`, keeping sums and counts.
     #[inline]
     fn recell_colour(&mut self, idx: usize, c: usize) {
-        let (v, t) = if self.cells[idx] == EMPTY {
-            self.weights
-                .from_summary(c, self.lsum[idx][c], self.ckey[idx][c])
+        let (v, t, cv) = if self.cells[idx] == EMPTY {
+            let (v, t) = self
+                .weights
+                .from_summary(c, self.lsum[idx][c], self.ckey[idx][c]);
+            if self.weights.has_codes() && t != Threat::Forbidden {
+                let cv = self.weights.code_value(c, &self.pat[idx][c * 4..c * 4 + 4]);
+                (v, t, cv)
+            } else {
+                (v, t, 0)
+            }
         } else {
-            (0, Threat::None)
+            (0, Threat::None, 0)
         };
         self.sum[c] += v - self.cval[idx][c];
         self.cval[idx][c] = v;
+        self.csum[c] += cv - self.cpc[idx][c];
+        self.cpc[idx][c] = cv;
         let old = self.ccls[idx][c] as usize;
         if old != t as usize {
             let (word, bit) = (idx / 64, 1u64 << (idx % 64));

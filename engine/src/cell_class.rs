@@ -3,6 +3,7 @@
 //! ([`table`]), all read from the cell's packed pattern summary. Pure functions of the
 //! patterns, below the parameters that weight them (see [`crate::eval`]).
 
+pub mod code;
 pub mod combo;
 pub mod mask;
 pub(crate) mod summary;

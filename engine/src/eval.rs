@@ -12,6 +12,7 @@
 pub mod features;
 mod weights;
 
+pub use crate::cell_class::code;
 pub use crate::cell_class::combo::Combo;
 pub use crate::cell_class::mask;
 pub use crate::cell_class::table;

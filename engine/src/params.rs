@@ -9,12 +9,15 @@ use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
 
+use crate::cell_class::code::{parse_code_name, CodeTable};
 use crate::cell_class::mask::{parse_mask_name, MaskTable};
 use crate::cell_class::table::{parse_name, ComboTable};
 
+mod code;
 mod mask;
 mod table;
 
+pub use code::parse_code_table;
 pub use mask::parse_mask_table;
 
 /// One tunable's declaration.
@@ -107,11 +110,14 @@ macro_rules! declare_params {
             /// Entries of the threat-mask table (see [`crate::cell_class::mask`]); the
             /// others are 0.
             pub threat: MaskTable,
+            /// Entries of the pattern-code table (see [`crate::cell_class::code`]); the
+            /// others are 0.
+            pub code: CodeTable,
         }
 
         impl Default for Params {
             fn default() -> Self {
-                Params { $( $name: $default, )* combo: ComboTable::shipped(), threat: MaskTable::shipped() }
+                Params { $( $name: $default, )* combo: ComboTable::shipped(), threat: MaskTable::shipped(), code: CodeTable::shipped() }
             }
         }
 
@@ -236,6 +242,10 @@ impl Params {
                 let (colour, m) = parse_mask_name(name)?;
                 Some(&Self::mask_specs()[colour.index() * crate::cell_class::mask::NMASK + m])
             })
+            .or_else(|| {
+                let (colour, k) = parse_code_name(name)?;
+                Some(&Self::code_specs()[colour.index() * crate::cell_class::code::NCODE + k])
+            })
     }
 
     /// The declared name (scalar or table entry) closest to a name that is not one, for a
@@ -253,6 +263,7 @@ impl Params {
             .iter()
             .chain(Self::table_specs())
             .chain(Self::mask_specs())
+            .chain(Self::code_specs())
             .map(|s| (strsim::damerau_levenshtein(&lower, s.name), s.name))
             .filter(|&(d, _)| d <= limit)
             .min_by_key(|&(d, _)| d)
@@ -269,6 +280,10 @@ impl Params {
             .or_else(|| {
                 let (colour, m) = parse_mask_name(name)?;
                 Some(self.threat.value(colour.index(), m))
+            })
+            .or_else(|| {
+                let (colour, k) = parse_code_name(name)?;
+                Some(self.code.value(colour.index(), k))
             })
     }
 
@@ -287,10 +302,13 @@ impl Params {
             Some(slot) => *slot = value as i32,
             None => match parse_name(name) {
                 Some((colour, class)) => self.combo.set(colour.index(), class, value as i32),
-                None => {
-                    let (colour, m) = parse_mask_name(name).expect("a mask entry");
-                    self.threat.set(colour.index(), m, value as i32);
-                }
+                None => match parse_mask_name(name) {
+                    Some((colour, m)) => self.threat.set(colour.index(), m, value as i32),
+                    None => {
+                        let (colour, k) = parse_code_name(name).expect("a code entry");
+                        self.code.set(colour.index(), k, value as i32);
+                    }
+                },
             },
         }
         Ok(())
@@ -382,8 +400,8 @@ impl Params {
             s.push_str(
                 "# Combination table entries (see `wuzi params --table`); the entries not \
                  listed follow the shipped table (suites/params/table.toml), then the hand \
-                 weights; the threat-mask entries not listed follow \
-                 suites/params/threat.toml, then 0.\n",
+                 weights; the threat-mask and pattern-code entries not listed follow \
+                 suites/params/threat.toml and code.toml, then 0.\n",
             );
             for (name, v) in overrides {
                 let _ = writeln!(s, "{name} = {v}");
@@ -434,7 +452,7 @@ impl Params {
     }
 
     /// The table overrides `self` has and `d` has not (or with another value), then the
-    /// threat-mask entries whose value differs.
+    /// threat-mask and pattern-code entries whose value differs.
     fn table_diff(&self, d: &Params) -> Vec<(String, i32)> {
         let combo = self.combo.overrides().into_iter().filter(|&(n, v)| {
             let (colour, class) = parse_name(n).expect("a table name");
@@ -445,8 +463,14 @@ impl Params {
         let threat = (0..2 * n)
             .filter(|&i| self.threat.value(i / n, i % n) != d.threat.value(i / n, i % n))
             .map(|i| (names[i], self.threat.value(i / n, i % n)));
+        let names = crate::cell_class::code::code_names();
+        let n = crate::cell_class::code::NCODE;
+        let code = (0..2 * n)
+            .filter(|&i| self.code.value(i / n, i % n) != d.code.value(i / n, i % n))
+            .map(|i| (names[i], self.code.value(i / n, i % n)));
         combo
             .chain(threat)
+            .chain(code)
             .map(|(n, v)| (n.to_string(), v))
             .collect()
     }

@@ -19,6 +19,7 @@ pub mod sample;
 
 use std::path::{Path, PathBuf};
 
+use wuzi_engine::eval::code::code_names;
 use wuzi_engine::eval::mask::mask_names;
 use wuzi_engine::eval::table::TABLE_NAMES;
 use wuzi_engine::eval::EVAL_PARAMS;
@@ -68,8 +69,8 @@ pub struct FitOutcome {
     pub options: FitOptions,
 }
 
-/// Checks the fitted names: declared, evaluation weights (scalars, combination table or
-/// threat-mask entries), no repeats; a trailing `*` takes every evaluation weight with that prefix. An
+/// Checks the fitted names: declared, evaluation weights (scalars, combination table,
+/// threat-mask or pattern-code entries), no repeats; a trailing `*` takes every evaluation weight with that prefix. An
 /// empty list means all scalar evaluation weights.
 pub fn check_params(names: &[String]) -> Result<Vec<String>, FitError> {
     if names.is_empty() {
@@ -80,6 +81,7 @@ pub fn check_params(names: &[String]) -> Result<Vec<String>, FitError> {
             .iter()
             .chain(TABLE_NAMES.iter())
             .chain(mask_names().iter())
+            .chain(code_names().iter())
     };
     let mut out: Vec<String> = Vec::new();
     for n in names {

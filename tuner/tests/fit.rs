@@ -416,6 +416,87 @@ fn table_fit_writes_the_fitted_table_as_overrides() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The pattern-code table through the fit (`--param 'pcd_*'`, labels half search score): the
+/// entries seen in enough positions move, the rare ones stay at the start, the training loss
+/// falls, and the written file gives another renju evaluation (and the same freestyle one: the
+/// table counts under renju only).
+#[test]
+fn code_fit_moves_the_seen_entries_and_lowers_the_training_loss() {
+    let (dir, rec) = detuned_records("codes", 12, 100);
+    let out = dir.join("fit");
+    let base = params_file("detuned.toml");
+    let o = fit_cmd(&[
+        "--records",
+        s(&rec),
+        "--base",
+        s(&base),
+        "--param",
+        "pcd_*",
+        "--score-weight",
+        "0.5",
+        "--min-positions",
+        "30",
+        "--epochs",
+        "10",
+        "--keep-last",
+        "--out",
+        s(&out),
+    ]);
+    let (stdout, stderr) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let detuned = Params::load(&base).expect("detuned.toml");
+    let fitted = Params::load(&out.join("fitted.toml")).expect("fitted.toml loads");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("reads"))
+            .expect("json");
+    let rare: Vec<&str> = summary["rare"]
+        .as_array()
+        .expect("rare")
+        .iter()
+        .map(|v| v.as_str().expect("name"))
+        .collect();
+    let names = wuzi_engine::eval::code::code_names();
+    assert!(
+        rare.len() > names.len() / 2 && rare.len() < names.len(),
+        "{stdout}"
+    );
+    for n in &rare {
+        assert_eq!(fitted.get(n), detuned.get(n), "rare {n} moved");
+    }
+    let moved = fitted
+        .code
+        .overrides()
+        .iter()
+        .filter(|&&(n, v)| detuned.get(n) != Some(v))
+        .count();
+    assert!(moved >= 10, "{moved} entries moved: {stdout}");
+    // The report lists the moved entries, not all 2,730.
+    assert!(stdout.contains("unmoved, not listed"), "{stdout}");
+    assert!(stdout.lines().count() < 2 * moved + 40, "{stdout}");
+    let loss = |k: &str| summary[k].as_f64().expect("a loss");
+    assert!(
+        loss("train_loss") < loss("train_loss_start"),
+        "training loss did not fall: {stdout}"
+    );
+    for spec in Params::SPECS {
+        assert_eq!(
+            fitted.get(spec.name),
+            detuned.get(spec.name),
+            "{}",
+            spec.name
+        );
+    }
+    assert_ne!(
+        wuzi_engine::eval::EvalWeights::new(&fitted, Rule::Renju),
+        wuzi_engine::eval::EvalWeights::new(&detuned, Rule::Renju)
+    );
+    assert_eq!(
+        wuzi_engine::eval::EvalWeights::new(&fitted, Rule::Freestyle),
+        wuzi_engine::eval::EvalWeights::new(&detuned, Rule::Freestyle)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_input_exits_2_and_writes_nothing() {
     let (dir, rec) = detuned_records("bad", 4, 60);

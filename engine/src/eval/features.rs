@@ -9,6 +9,7 @@
 //! [`EvalFeatures::evaluate`] equals the board's evaluation exactly.
 
 use super::weights::EvalWeights;
+use crate::cell_class::code::{code_of, NCODE};
 use crate::cell_class::combo::Combo;
 use crate::cell_class::table::{class_combo, NCLASS};
 use crate::params::Params;
@@ -56,6 +57,10 @@ pub struct EvalFeatures {
     /// The threat mask (see [`crate::cell_class::mask`]): the threat classes the side to
     /// move (low bits) and the opponent hold.
     pub threat_mask: u16,
+    /// The pattern codes of the same cells (see [`crate::cell_class::code`]), as
+    /// (`colour * NCODE + code`, how many cells), ascending and without zeros: a position
+    /// holds a few dozen of the 2,730, so they are kept sparse.
+    pub codes: Vec<(u16, u16)>,
 }
 
 impl EvalFeatures {
@@ -67,6 +72,7 @@ impl EvalFeatures {
             lines: [[[0; 12]; 2]; 2],
             classes: [[0; NCLASS]; 2],
             threat_mask: 0,
+            codes: Vec::new(),
         }
     }
 
@@ -79,6 +85,20 @@ impl EvalFeatures {
         if let Some(k) = class {
             self.classes[c][k] += 1;
         }
+        let k = (c * NCODE + code_of(pats)) as u16;
+        match self.codes.binary_search_by_key(&k, |&(i, _)| i) {
+            Ok(j) => self.codes[j].1 += 1,
+            Err(j) => self.codes.insert(j, (k, 1)),
+        }
+    }
+
+    /// Colour `c`'s pattern codes and their counts (see [`EvalFeatures::codes`]).
+    pub fn codes_of(&self, c: usize) -> impl Iterator<Item = (usize, u16)> + '_ {
+        let lo = (c * NCODE) as u16;
+        self.codes
+            .iter()
+            .filter(move |&&(i, _)| (lo..lo + NCODE as u16).contains(&i))
+            .map(move |&(i, n)| (usize::from(i - lo), n))
     }
 
     /// How many of colour `c`'s cells earn the hand-weight combination `k` (the cells of
@@ -99,6 +119,11 @@ impl EvalFeatures {
         }
         for (class, &n) in self.classes[c].iter().enumerate() {
             v += i32::from(n) * w.class_bonus(c, class);
+        }
+        if w.has_codes() {
+            for (k, n) in self.codes_of(c) {
+                v += i32::from(n) * w.code_entry(c, k);
+            }
         }
         v
     }
@@ -164,6 +189,13 @@ mod tests {
             p.set(s.name, rng.below(4000) as i64 - 2000)
                 .expect("in range");
         }
+        // Two sets in three give every pattern-code entry a value.
+        if rng.below(3) != 0 {
+            for s in Params::code_specs() {
+                p.set(s.name, rng.below(2000) as i64 - 1000)
+                    .expect("in range");
+            }
+        }
         p
     }
 
@@ -210,12 +242,22 @@ mod tests {
     fn eval_params_are_exactly_those_the_evaluation_reads() {
         // Moving a listed parameter or a table entry changes the weights; moving any other
         // does not.
-        for s in Params::table_specs() {
+        // (Pattern-code entries count under renju only; every 13th is tried.)
+        let tables = Params::table_specs()
+            .iter()
+            .map(|s| (s, Rule::Freestyle))
+            .chain(
+                Params::code_specs()
+                    .iter()
+                    .step_by(13)
+                    .map(|s| (s, Rule::Renju)),
+            );
+        for (s, rule) in tables {
             let mut p = Params::default();
             p.set(s.name, i64::from(s.default) + 7).unwrap();
             assert_ne!(
-                EvalWeights::new(&p, Rule::Freestyle),
-                EvalWeights::new(&Params::default(), Rule::Freestyle),
+                EvalWeights::new(&p, rule),
+                EvalWeights::new(&Params::default(), rule),
                 "{}",
                 s.name
             );

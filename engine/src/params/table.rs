@@ -139,6 +139,16 @@ impl Params {
                 let _ = std::fmt::Write::write_fmt(&mut s, format_args!("{name} = {v}\n"));
             }
         }
+        let code = self.code.overrides();
+        if !code.is_empty() {
+            s.push_str(
+                "# Pattern-code entries (pcd_<colour>_<its four line patterns>, renju only); those\n\
+                 # not listed are 0.\n",
+            );
+            for (name, v) in code {
+                let _ = std::fmt::Write::write_fmt(&mut s, format_args!("{name} = {v}\n"));
+            }
+        }
         s
     }
 }

@@ -8,6 +8,7 @@
 //! evaluation weight; the fitter follows the gradient and rounds at the end (the exact integer
 //! evaluation is [`EvalFeatures::evaluate`]).
 
+use wuzi_engine::eval::code::{code_names, parse_code_name, NCODE};
 use wuzi_engine::eval::mask::{mask_names, NMASK};
 use wuzi_engine::eval::table::{class_combo, parse_name, TABLE_NAMES};
 use wuzi_engine::eval::{Combo, EvalFeatures, EVAL_PARAMS, NCLASS};
@@ -17,11 +18,14 @@ use wuzi_engine::{Params, Pattern, Rule};
 pub const NE: usize = EVAL_PARAMS.len();
 /// Index of the first threat-mask entry.
 pub const NT: usize = NE + TABLE_NAMES.len();
-/// Number of weights: the scalars, the combination table's entries ([`TABLE_NAMES`]), then
-/// the threat-mask entries ([`mask_names`]).
-pub const NW: usize = NT + 2 * NMASK;
+/// Index of the first pattern-code entry.
+pub const NC: usize = NT + 2 * NMASK;
+/// Number of weights: the scalars, the combination table's entries ([`TABLE_NAMES`]), the
+/// threat-mask entries ([`mask_names`]), then the pattern-code entries ([`code_names`]).
+pub const NW: usize = NC + 2 * NCODE;
 
-/// Weight vector: [`EVAL_PARAMS`] in order, then [`TABLE_NAMES`], then [`mask_names`].
+/// Weight vector: [`EVAL_PARAMS`] in order, then [`TABLE_NAMES`], [`mask_names`] and
+/// [`code_names`].
 pub type Weights = Vec<f64>;
 
 /// The position of a weight in a [`Weights`] vector, if it is an evaluation weight.
@@ -34,6 +38,10 @@ pub fn weight_index(name: &str) -> Option<usize> {
             let (colour, m) = wuzi_engine::eval::mask::parse_mask_name(name)?;
             Some(NT + colour.index() * NMASK + m)
         })
+        .or_else(|| {
+            let (colour, k) = parse_code_name(name)?;
+            Some(NC + colour.index() * NCODE + k)
+        })
 }
 
 /// The name of weight `i`.
@@ -42,8 +50,10 @@ pub fn weight_name(i: usize) -> &'static str {
         EVAL_PARAMS[i]
     } else if i < NT {
         TABLE_NAMES[i - NE]
-    } else {
+    } else if i < NC {
         mask_names()[i - NT]
+    } else {
+        code_names()[i - NC]
     }
 }
 
@@ -136,7 +146,7 @@ impl Model {
         f: &EvalFeatures,
         c: usize,
         scale: f64,
-        grad: Option<&mut [f64]>,
+        mut grad: Option<&mut [f64]>,
     ) -> f64 {
         let renju_black = f.rule == Rule::Renju && c == 0;
         let m = if renju_black {
@@ -168,7 +178,7 @@ impl Model {
                 bonus += w[i] * f64::from(n);
             }
         }
-        if let Some(g) = grad {
+        if let Some(g) = grad.as_deref_mut() {
             for (p, slot) in self.line.iter().enumerate() {
                 let Some(i) = *slot else { continue };
                 if renju_black && i == self.double_four_line {
@@ -190,7 +200,22 @@ impl Model {
                 }
             }
         }
-        m * (lines + bonus)
+        // The pattern-code entries count under renju only and are not scaled by
+        // black_penalty (see `EvalWeights::new`).
+        let mut codes = 0.0;
+        if f.rule == Rule::Renju {
+            for (k, n) in f.codes_of(c) {
+                codes += w[NC + c * NCODE + k] * f64::from(n);
+            }
+        }
+        if let Some(g) = grad {
+            if f.rule == Rule::Renju {
+                for (k, n) in f.codes_of(c) {
+                    g[NC + c * NCODE + k] += scale * f64::from(n);
+                }
+            }
+        }
+        m * (lines + bonus) + codes
     }
 
     /// The evaluation for the side to move under real weights `w`; with `grad`, adds
@@ -251,9 +276,13 @@ mod tests {
         for (i, n) in mask_names().iter().enumerate() {
             with_table.set(n, (i % 97) as i64 * 7 - 300).unwrap();
         }
+        for (i, n) in code_names().iter().enumerate() {
+            with_table.set(n, (i % 89) as i64 * 5 - 200).unwrap();
+        }
         let table: Vec<String> = TABLE_NAMES
             .iter()
             .chain(mask_names().iter())
+            .chain(code_names().iter())
             .map(|n| n.to_string())
             .collect();
         // Hand weights only; a start with overrides; the whole table fitted.

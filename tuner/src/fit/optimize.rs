@@ -23,7 +23,7 @@ use serde::Serialize;
 use wuzi_engine::eval::EvalWeights;
 use wuzi_engine::{Params, Rule};
 
-use super::model::{weight_index, Model, Weights, NT, NW};
+use super::model::{weight_index, Model, Weights, NC, NT, NW};
 use super::sample::Position;
 use wuzi_engine::eval::mask::NMASK;
 
@@ -566,7 +566,7 @@ fn centre_threat(
     let fitted: std::collections::HashSet<usize> = moving
         .iter()
         .map(|&(i, _)| i)
-        .filter(|&i| i >= NT)
+        .filter(|&i| (NT..NC).contains(&i))
         .collect();
     if fitted.is_empty() {
         return;

@@ -205,19 +205,33 @@ impl FitSummary {
         }
         let _ = writeln!(
             s,
-            "{:<20} {:>8} {:>8} {:>8} {:>8} {:>8}",
+            "{:<26} {:>8} {:>8} {:>8} {:>8} {:>8}",
             "parameter", "start", "fitted", "change", "min", "max"
         );
-        for w in &self.weights {
+        // A whole table (thousands of entries, most of them rare) would bury the result: past
+        // TABLE_ROWS fitted weights only the moved ones are listed (summary.json has all).
+        let list_all = self.weights.len() <= TABLE_ROWS;
+        for w in self.weights.iter().filter(|w| list_all || w.change != 0) {
             let _ = writeln!(
                 s,
-                "{:<20} {:>8} {:>8} {:>+8} {:>8} {:>8}",
+                "{:<26} {:>8} {:>8} {:>+8} {:>8} {:>8}",
                 w.name, w.start, w.fitted, w.change, w.min, w.max
+            );
+        }
+        if !list_all {
+            let unmoved = self.weights.iter().filter(|w| w.change == 0).count();
+            let _ = writeln!(
+                s,
+                "({unmoved} of {} fitted weights unmoved, not listed; summary.json has every one)",
+                self.weights.len()
             );
         }
         s
     }
 }
+
+/// Most fitted weights the text report lists one by one.
+const TABLE_ROWS: usize = 200;
 
 fn temp_name(path: &Path) -> PathBuf {
     let mut t = path.as_os_str().to_owned();

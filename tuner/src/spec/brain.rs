@@ -208,7 +208,8 @@ pub fn brain_params(
     let declared = Params::SPECS
         .iter()
         .chain(Params::table_specs())
-        .chain(Params::mask_specs());
+        .chain(Params::mask_specs())
+        .chain(Params::code_specs());
     let mut names: Vec<&String> = declared
         .filter_map(|s| entries.get_key_value(s.name).map(|(k, _)| k))
         .collect();

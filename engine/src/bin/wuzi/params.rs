@@ -50,6 +50,11 @@ pub fn run(a: ParamsArgs) -> Result<()> {
             p.threat.overrides().len(),
             Params::mask_specs().len()
         );
+        println!(
+            "pattern-code table: {} of {} entries non-zero (`wuzi params --table` prints them)",
+            p.code.overrides().len(),
+            Params::code_specs().len()
+        );
     }
     Ok(())
 }

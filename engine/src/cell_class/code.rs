@@ -1,0 +1,248 @@
+//! The pattern-code table: a value per combination of a cell's four line patterns, per colour.
+//!
+//! The combination table ([`super::table`]) sees a cell through three counts (fours, open
+//! threes, open twos); the pattern code sees all of it: the multiset of the four line patterns
+//! a stone there would make (12 patterns, so C(15, 4) = 1,365 codes per colour), as Rapfi's
+//! learned evaluation does. Each code has an entry `pcd_<colour>_<p1>_<p2>_<p3>_<p4>`, the
+//! patterns strongest first in the tokens of [`TOKENS`] (`pcd_white_f3_b2_f1_d`: an open
+//! three, a closed two, an open one and a dead line). The evaluation adds, per colour, the
+//! entries of its empty cells that are not forbidden, beside their line values and
+//! combination bonuses; the board keeps that sum incrementally apart from the cell values that
+//! order moves (counted there too, the first fitted table played worse: see the strength
+//! log). Entries not given are 0. Like the threat-mask table it is fitted to renju games and
+//! counts under renju only, and renju black's entries are not scaled by `black_penalty` (the
+//! fit sets them directly). With no entry set the board skips the lookup.
+
+use crate::stone::Stone;
+use std::sync::LazyLock;
+
+/// Number of line patterns.
+const NPAT: usize = 12;
+
+/// Codes per colour: multisets of four patterns out of twelve.
+pub const NCODE: usize = 1365;
+
+/// Smallest entry allowed.
+pub const CODE_MIN: i32 = -5000;
+/// Largest entry allowed.
+pub const CODE_MAX: i32 = 5000;
+
+/// Each pattern's token in an entry name, in [`crate::pattern::Pattern`] order.
+pub const TOKENS: [&str; NPAT] = [
+    "d", "ol", "b1", "f1", "b2", "f2", "b3", "f3", "b4", "f4", "ff", "five",
+];
+
+/// Per ordered pattern quadruple (`p0 * 12^3 + p1 * 12^2 + p2 * 12 + p3`): its code. Built at
+/// compile time (a plain static, read on every cell update: no lazy-initialisation check).
+static CODE_OF: [u16; NPAT * NPAT * NPAT * NPAT] = build_code_of();
+
+/// Numbers the sorted quadruples (strongest first) in ascending order, as [`sorted_codes`]
+/// does, and gives every ordering of each its number.
+const fn build_code_of() -> [u16; NPAT * NPAT * NPAT * NPAT] {
+    let mut t = [0u16; NPAT * NPAT * NPAT * NPAT];
+    let mut k = 0u16;
+    let mut a = 0;
+    while a < NPAT {
+        let mut b = 0;
+        while b <= a {
+            let mut c = 0;
+            while c <= b {
+                let mut d = 0;
+                while d <= c {
+                    let q = [a, b, c, d];
+                    // Every ordering: the 24 permutations of the four positions.
+                    let mut i = 0;
+                    while i < 4 {
+                        let mut j = 0;
+                        while j < 4 {
+                            let mut l = 0;
+                            while l < 4 {
+                                if i != j && i != l && j != l {
+                                    // The fourth position: the one of 0-3 left (they sum to 6).
+                                    let m = 6 - i - j - l;
+                                    let idx = ((q[i] * NPAT + q[j]) * NPAT + q[l]) * NPAT + q[m];
+                                    t[idx] = k;
+                                }
+                                l += 1;
+                            }
+                            j += 1;
+                        }
+                        i += 1;
+                    }
+                    k += 1;
+                    d += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// Every code's patterns, strongest first; codes in ascending order of that quadruple.
+fn sorted_codes() -> Vec<[usize; 4]> {
+    let mut v = Vec::with_capacity(NCODE);
+    for a in 0..NPAT {
+        for b in 0..=a {
+            for c in 0..=b {
+                for d in 0..=c {
+                    v.push([a, b, c, d]);
+                }
+            }
+        }
+    }
+    v.sort_unstable();
+    debug_assert_eq!(v.len(), NCODE);
+    v
+}
+
+/// The code of a cell's four line patterns (any order).
+#[inline]
+pub fn code_of(pats: &[u8]) -> usize {
+    let i = ((usize::from(pats[0]) * NPAT + usize::from(pats[1])) * NPAT + usize::from(pats[2]))
+        * NPAT
+        + usize::from(pats[3]);
+    usize::from(CODE_OF[i])
+}
+
+/// Every entry's name: black's 1,365 codes then white's, in code order.
+pub fn code_names() -> &'static [&'static str] {
+    static NAMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+        let codes = sorted_codes();
+        let mut v = Vec::with_capacity(2 * NCODE);
+        for colour in ["black", "white"] {
+            for q in &codes {
+                let name = format!(
+                    "pcd_{colour}_{}_{}_{}_{}",
+                    TOKENS[q[0]], TOKENS[q[1]], TOKENS[q[2]], TOKENS[q[3]]
+                );
+                v.push(&*Box::leak(name.into_boxed_str()));
+            }
+        }
+        v
+    });
+    &NAMES
+}
+
+/// Colour and code of an entry name (its patterns in any order).
+pub fn parse_code_name(name: &str) -> Option<(Stone, usize)> {
+    let rest = name.strip_prefix("pcd_")?;
+    let (colour, rest) = if let Some(r) = rest.strip_prefix("black_") {
+        (Stone::Black, r)
+    } else {
+        (Stone::White, rest.strip_prefix("white_")?)
+    };
+    let mut pats = [0u8; 4];
+    let mut n = 0;
+    for tok in rest.split('_') {
+        let p = TOKENS.iter().position(|t| *t == tok)?;
+        *pats.get_mut(n)? = p as u8;
+        n += 1;
+    }
+    (n == 4).then(|| (colour, code_of(&pats)))
+}
+
+/// The entries of a parameter set, 0 where none is given. Kept canonical (a table of zeros
+/// is stored as none) so that equal tables compare equal and an empty one costs nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CodeTable(Option<Box<[[i32; NCODE]; 2]>>);
+
+impl CodeTable {
+    /// The entry of colour index `c` for code `k`.
+    #[inline]
+    pub fn value(&self, c: usize, k: usize) -> i32 {
+        self.0.as_ref().map_or(0, |t| t[c][k])
+    }
+
+    /// Does any entry differ from 0?
+    #[inline]
+    pub fn is_set(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Sets one entry (the caller checks the range).
+    pub fn set(&mut self, c: usize, k: usize, value: i32) {
+        let t = self.0.get_or_insert_with(|| Box::new([[0; NCODE]; 2]));
+        t[c][k] = value;
+        if value == 0 && t.iter().flatten().all(|&v| v == 0) {
+            self.0 = None;
+        }
+    }
+
+    /// The non-zero entries, as (name, value), black's first, in code order.
+    pub fn overrides(&self) -> Vec<(&'static str, i32)> {
+        let names = code_names();
+        (0..2 * NCODE)
+            .map(|i| (names[i], self.value(i / NCODE, i % NCODE)))
+            .filter(|&(_, v)| v != 0)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::Pattern;
+
+    #[test]
+    fn codes_ignore_the_order_of_the_lines() {
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..NPAT.pow(4) {
+            let q = [i / 1728, (i / 144) % 12, (i / 12) % 12, i % 12].map(|p| p as u8);
+            let k = code_of(&q);
+            assert!(k < NCODE);
+            for perm in [[3, 2, 1, 0], [1, 0, 3, 2], [2, 3, 0, 1], [0, 2, 1, 3]] {
+                assert_eq!(code_of(&perm.map(|j| q[j])), k, "{q:?}");
+            }
+            seen.insert(k);
+        }
+        assert_eq!(seen.len(), NCODE, "every code is reached");
+        // Different multisets, different codes.
+        let f3 = Pattern::F3 as u8;
+        let b3 = Pattern::B3 as u8;
+        assert_ne!(code_of(&[f3, b3, 0, 0]), code_of(&[f3, f3, 0, 0]));
+    }
+
+    #[test]
+    fn names_parse_back_to_their_code() {
+        let names = code_names();
+        assert_eq!(names.len(), 2 * NCODE);
+        for (i, n) in names.iter().enumerate() {
+            let colour = if i < NCODE {
+                Stone::Black
+            } else {
+                Stone::White
+            };
+            assert_eq!(parse_code_name(n), Some((colour, i % NCODE)), "{n}");
+        }
+        let q = [Pattern::F3, Pattern::B2, Pattern::F1, Pattern::Dead].map(|p| p as u8);
+        assert_eq!(names[NCODE + code_of(&q)], "pcd_white_f3_b2_f1_d");
+        // Any order parses to the same entry.
+        assert_eq!(
+            parse_code_name("pcd_white_d_f1_b2_f3"),
+            Some((Stone::White, code_of(&q)))
+        );
+        for bad in [
+            "pcd_grey_d_d_d_d",
+            "pcd_black_d_d_d",
+            "pcd_black_d_d_d_d_d",
+            "pcd_black_d_d_d_x",
+            "thr_black_m00000_o00000",
+        ] {
+            assert_eq!(parse_code_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_table_of_zeros_equals_no_table() {
+        let mut t = CodeTable::default();
+        assert!(!t.is_set());
+        t.set(0, 99, -40);
+        assert!(t.is_set());
+        assert_eq!(t.overrides(), vec![(code_names()[99], -40)]);
+        t.set(0, 99, 0);
+        assert_eq!(t, CodeTable::default());
+    }
+}
