@@ -110,6 +110,22 @@ fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
+/// A fit's summary.json.
+fn summary_of(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("reads"))
+        .expect("json")
+}
+
+/// The weights a fit left at their start for being rare.
+fn rare_of(summary: &serde_json::Value) -> Vec<&str> {
+    summary["rare"]
+        .as_array()
+        .expect("rare")
+        .iter()
+        .map(|v| v.as_str().expect("name"))
+        .collect()
+}
+
 /// Small detuned self-play records: (directory holder, records dir).
 fn detuned_records(name: &str, pairs: usize, nodes: u64) -> (PathBuf, PathBuf) {
     let dir = temp_dir(name);
@@ -360,15 +376,8 @@ fn table_fit_writes_the_fitted_table_as_overrides() {
     for (n, v) in black {
         assert_eq!(detuned.get(n), Some(v), "{n}");
     }
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("reads"))
-            .expect("json");
-    let rare: Vec<&str> = summary["rare"]
-        .as_array()
-        .expect("rare")
-        .iter()
-        .map(|v| v.as_str().expect("name"))
-        .collect();
+    let summary = summary_of(&out);
+    let rare = rare_of(&summary);
     assert!(!rare.is_empty() && rare.len() < 48, "{rare:?}");
     let mut written: Vec<&str> = overrides.iter().map(|&(n, _)| n).collect();
     let in_base = |n: &str| {
@@ -446,15 +455,8 @@ fn code_fit_moves_the_seen_entries_and_lowers_the_training_loss() {
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     let detuned = Params::load(&base).expect("detuned.toml");
     let fitted = Params::load(&out.join("fitted.toml")).expect("fitted.toml loads");
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("reads"))
-            .expect("json");
-    let rare: Vec<&str> = summary["rare"]
-        .as_array()
-        .expect("rare")
-        .iter()
-        .map(|v| v.as_str().expect("name"))
-        .collect();
+    let summary = summary_of(&out);
+    let rare = rare_of(&summary);
     let names = wuzi_engine::eval::code::code_names();
     assert!(
         rare.len() > names.len() / 2 && rare.len() < names.len(),
