@@ -289,23 +289,25 @@ impl Board {
     /// Recomputes colour `c`'s value and class of the cell at `idx`, keeping sums and counts.
     #[inline]
     fn recell_colour(&mut self, idx: usize, c: usize) {
-        let (v, t, cv) = if self.cells[idx] == EMPTY {
-            let (v, t) = self
-                .weights
-                .from_summary(c, self.lsum[idx][c], self.ckey[idx][c]);
-            if self.weights.has_codes() && t != Threat::Forbidden {
-                let cv = self.weights.code_value(c, &self.pat[idx][c * 4..c * 4 + 4]);
-                (v, t, cv)
-            } else {
-                (v, t, 0)
-            }
+        let empty = self.cells[idx] == EMPTY;
+        let (v, t) = if empty {
+            self.weights
+                .from_summary(c, self.lsum[idx][c], self.ckey[idx][c])
         } else {
-            (0, Threat::None, 0)
+            (0, Threat::None)
         };
         self.sum[c] += v - self.cval[idx][c];
         self.cval[idx][c] = v;
-        self.csum[c] += cv - self.cpc[idx][c];
-        self.cpc[idx][c] = cv;
+        // Without a pattern-code table `cpc` and `csum` stay 0: nothing to keep.
+        if self.weights.has_codes() {
+            let cv = if empty && t != Threat::Forbidden {
+                self.weights.code_value(c, &self.pat[idx][c * 4..c * 4 + 4])
+            } else {
+                0
+            };
+            self.csum[c] += cv - self.cpc[idx][c];
+            self.cpc[idx][c] = cv;
+        }
         let old = self.ccls[idx][c] as usize;
         if old != t as usize {
             let (word, bit) = (idx / 64, 1u64 << (idx % 64));

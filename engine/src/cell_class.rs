@@ -5,6 +5,7 @@
 
 pub mod code;
 pub mod combo;
+pub mod entries;
 pub mod mask;
 pub(crate) mod summary;
 pub mod table;

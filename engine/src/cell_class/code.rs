@@ -13,6 +13,7 @@
 //! counts under renju only, and renju black's entries are not scaled by `black_penalty` (the
 //! fit sets them directly). With no entry set the board skips the lookup.
 
+use super::entries::Entries;
 use crate::stone::Stone;
 use std::sync::LazyLock;
 
@@ -144,40 +145,13 @@ pub fn parse_code_name(name: &str) -> Option<(Stone, usize)> {
     (n == 4).then(|| (colour, code_of(&pats)))
 }
 
-/// The entries of a parameter set, 0 where none is given. Kept canonical (a table of zeros
-/// is stored as none) so that equal tables compare equal and an empty one costs nothing.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct CodeTable(Option<Box<[[i32; NCODE]; 2]>>);
+/// The entries of a parameter set, per colour and code (see [`Entries`]).
+pub type CodeTable = Entries<NCODE>;
 
 impl CodeTable {
-    /// The entry of colour index `c` for code `k`.
-    #[inline]
-    pub fn value(&self, c: usize, k: usize) -> i32 {
-        self.0.as_ref().map_or(0, |t| t[c][k])
-    }
-
-    /// Does any entry differ from 0?
-    #[inline]
-    pub fn is_set(&self) -> bool {
-        self.0.is_some()
-    }
-
-    /// Sets one entry (the caller checks the range).
-    pub fn set(&mut self, c: usize, k: usize, value: i32) {
-        let t = self.0.get_or_insert_with(|| Box::new([[0; NCODE]; 2]));
-        t[c][k] = value;
-        if value == 0 && t.iter().flatten().all(|&v| v == 0) {
-            self.0 = None;
-        }
-    }
-
     /// The non-zero entries, as (name, value), black's first, in code order.
     pub fn overrides(&self) -> Vec<(&'static str, i32)> {
-        let names = code_names();
-        (0..2 * NCODE)
-            .map(|i| (names[i], self.value(i / NCODE, i % NCODE)))
-            .filter(|&(_, v)| v != 0)
-            .collect()
+        self.named(code_names())
     }
 }
 

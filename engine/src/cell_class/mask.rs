@@ -13,6 +13,7 @@
 //! counts under renju only, the rule its entries are fitted to; freestyle and standard
 //! evaluate without it.
 
+use super::entries::Entries;
 use super::threat::Threat;
 use crate::stone::Stone;
 use std::sync::LazyLock;
@@ -97,34 +98,13 @@ pub fn parse_mask_name(name: &str) -> Option<(Stone, usize)> {
     Some((colour, bits(own)? | (bits(opp)? << MASK_BITS)))
 }
 
-/// The entries of a parameter set, 0 where none is given. Kept canonical (a table of zeros
-/// is stored as none) so that equal tables compare equal.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MaskTable(Option<Box<[[i32; NMASK]; 2]>>);
+/// The entries of a parameter set, per colour to move and mask (see [`Entries`]).
+pub type MaskTable = Entries<NMASK>;
 
 impl MaskTable {
-    /// The entry for colour index `c` to move and mask `m`.
-    #[inline]
-    pub fn value(&self, c: usize, m: usize) -> i32 {
-        self.0.as_ref().map_or(0, |t| t[c][m])
-    }
-
-    /// Sets one entry (the caller checks the range).
-    pub fn set(&mut self, c: usize, m: usize, value: i32) {
-        let t = self.0.get_or_insert_with(|| Box::new([[0; NMASK]; 2]));
-        t[c][m] = value;
-        if value == 0 && t.iter().flatten().all(|&v| v == 0) {
-            self.0 = None;
-        }
-    }
-
     /// The non-zero entries, as (name, value), black to move's first, in mask order.
     pub fn overrides(&self) -> Vec<(&'static str, i32)> {
-        let names = mask_names();
-        (0..2 * NMASK)
-            .map(|i| (names[i], self.value(i / NMASK, i % NMASK)))
-            .filter(|&(_, v)| v != 0)
-            .collect()
+        self.named(mask_names())
     }
 }
 

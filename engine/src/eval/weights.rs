@@ -1,6 +1,6 @@
 //! The evaluation weights of a rule and parameter set, turned into lookup arrays.
 
-use crate::cell_class::code::{code_of, NCODE};
+use crate::cell_class::code::{code_of, CodeTable};
 use crate::cell_class::combo::Combo;
 use crate::cell_class::mask::NMASK;
 use crate::cell_class::table::{self, NCLASS};
@@ -31,8 +31,8 @@ pub struct EvalWeights {
     combo: Box<[[(i32, Threat); 1 << 13]; 2]>,
     /// Per colour to move, per threat mask: the threat-mask entry.
     threat: Box<[[i32; NMASK]; 2]>,
-    /// Per colour, per pattern code: the pattern-code entry (`None`: all 0, not looked up).
-    pattern_code: Option<Box<[[i32; NCODE]; 2]>>,
+    /// Per colour, per pattern code: the pattern-code entry (empty under other rules).
+    pattern_code: CodeTable,
 }
 
 impl EvalWeights {
@@ -61,15 +61,11 @@ impl EvalWeights {
             combo: Box::new([[(0, Threat::None); 1 << 13]; 2]),
             threat: Box::new([[0; NMASK]; 2]),
             // Fitted to renju games like the threat-mask table; the other rules go without.
-            pattern_code: (renju && p.code.is_set()).then(|| {
-                let mut t = Box::new([[0; NCODE]; 2]);
-                for (c, row) in t.iter_mut().enumerate() {
-                    for (k, v) in row.iter_mut().enumerate() {
-                        *v = p.code.value(c, k);
-                    }
-                }
-                t
-            }),
+            pattern_code: if renju {
+                p.code.clone()
+            } else {
+                CodeTable::default()
+            },
         };
         for c in 0..2 {
             for i in 0..12 {
@@ -130,22 +126,20 @@ impl EvalWeights {
     /// Does the pattern-code table have an entry (else [`EvalWeights::code_value`] is 0)?
     #[inline]
     pub fn has_codes(&self) -> bool {
-        self.pattern_code.is_some()
+        self.pattern_code.is_set()
     }
 
     /// The pattern-code entry of colour `c` for a cell with line patterns `pats` (see
     /// [`crate::cell_class::code`]).
     #[inline]
     pub fn code_value(&self, c: usize, pats: &[u8]) -> i32 {
-        self.pattern_code
-            .as_ref()
-            .map_or(0, |t| t[c][code_of(pats)])
+        self.pattern_code.value(c, code_of(pats))
     }
 
     /// The pattern-code entry of colour `c` for code `k`.
     #[inline]
     pub fn code_entry(&self, c: usize, k: usize) -> i32 {
-        self.pattern_code.as_ref().map_or(0, |t| t[c][k])
+        self.pattern_code.value(c, k)
     }
 
     /// Value of pattern `p` for colour `c` on a line of direction `d`.

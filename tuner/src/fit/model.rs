@@ -205,13 +205,10 @@ impl Model {
         let mut codes = 0.0;
         if f.rule == Rule::Renju {
             for (k, n) in f.codes_of(c) {
-                codes += w[NC + c * NCODE + k] * f64::from(n);
-            }
-        }
-        if let Some(g) = grad {
-            if f.rule == Rule::Renju {
-                for (k, n) in f.codes_of(c) {
-                    g[NC + c * NCODE + k] += scale * f64::from(n);
+                let i = NC + c * NCODE + k;
+                codes += w[i] * f64::from(n);
+                if let Some(g) = grad.as_deref_mut() {
+                    g[i] += scale * f64::from(n);
                 }
             }
         }
