@@ -92,29 +92,33 @@ fn elo(summary: &Path) -> (f64, f64, f64) {
 fn run_workers_killing_one(spec: &Path, out: &Path, n: usize) -> (Vec<Output>, u32) {
     let mut children: Vec<Child> = (0..n).map(|_| worker(spec, out, "4")).collect();
     let victim = children[0].id();
+    let tag = format!("-{victim}-");
     let t = Instant::now();
+    // Kill the victim while it holds a claim (so its batch is outstanding and must be given
+    // up and played again) but not the lock: a worker killed inside the lock leaves it for
+    // the stale-lock limit, which tests something else (the store's unit tests cover it).
     loop {
-        let playing = std::fs::read_dir(out.join("workers"))
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok())
-            .filter(|e| {
-                e.file_name()
-                    .to_string_lossy()
-                    .contains(&format!("-{victim}-"))
+        let claimed = std::fs::read_to_string(out.join(SHARED_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| {
+                v["claims"].as_array().map(|cs| {
+                    cs.iter()
+                        .any(|c| c["worker"].as_str().is_some_and(|w| w.contains(&tag)))
+                })
             })
-            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
-            .any(|t| t.contains("\"doing\": \"playing iteration"));
-        if playing {
-            // Mid-batch: let it play a little first.
-            std::thread::sleep(Duration::from_millis(300));
+            .unwrap_or(false);
+        let locked_by_victim = std::fs::read_to_string(out.join("lock"))
+            .map(|t| t.contains(&tag))
+            .unwrap_or(false);
+        if claimed && !locked_by_victim {
             break;
         }
         assert!(
             t.elapsed() < Duration::from_secs(120),
-            "the worker never started"
+            "the worker never claimed a batch"
         );
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(5));
     }
     children[0].kill().expect("SIGKILL");
     let _ = children[0].wait();

@@ -167,14 +167,42 @@ impl<'a> SharedStore<'a> {
     }
 
     /// Runs `f` holding the folder's lock, with its timing added to the worker's figures.
+    ///
+    /// After a long wait for the lock (a dead process's lock waiting to go stale, a slow
+    /// filesystem) every claim first gets a fresh lease: no worker could renew meanwhile, so
+    /// an expired lease would give up live workers' batches (the CI failure of
+    /// `four_workers_one_killed_complete_the_tune_and_recover`, where a worker killed while
+    /// holding the lock had every other claim given up 30 s later). A dead worker's claim
+    /// then expires one lease later.
     fn locked<T>(&self, f: impl FnOnce(&DirLock) -> Result<T>) -> Result<T> {
         let lock = DirLock::acquire(self.dir(), &self.worker, self.opts.stale_lock)?;
-        let result = f(&lock);
+        let result = self.extend_leases_after(&lock).and_then(|()| f(&lock));
         let mut s = self.stats();
         s.lock_wait_s += lock.waited.as_secs_f64();
         s.lock_hold_s += lock.held().as_secs_f64();
         s.lock_count += 1;
         result
+    }
+
+    /// Under `lock`: gives every claim a fresh lease if this worker waited for the lock
+    /// longer than half a lease (see [`Self::locked`]).
+    fn extend_leases_after(&self, lock: &DirLock) -> Result<()> {
+        let shared_path = self.shared_path();
+        if lock.waited < self.opts.lease / 2 || !shared_path.exists() {
+            return Ok(());
+        }
+        let mut state = SharedState::load(&shared_path, self.config)?;
+        let n = state.extend_leases(now_ms() + self.opts.lease.as_millis() as u64);
+        if n > 0 {
+            eprintln!(
+                "worker {}: waited {:.1} s for the lock; {n} claim(s) get a fresh lease, as \
+                 their workers could not renew meanwhile",
+                self.worker,
+                lock.waited.as_secs_f64()
+            );
+            state.save(&shared_path)?;
+        }
+        Ok(())
     }
 
     fn stats(&self) -> std::sync::MutexGuard<'_, WorkerStats> {
@@ -438,4 +466,61 @@ fn join_or_create(config: &TuneConfig, dir: &Path, binary: &BinaryId) -> Result<
     };
     state.tune_state().save(&dir.join(STATE_FILE))?;
     state.save(&shared_path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::TuneSpec;
+
+    /// A worker killed while it held the lock (the lock stays until it is stale, longer than
+    /// a lease): the next worker to get the lock must not give up the live claims whose
+    /// renewals were blocked meanwhile (the CI failure of
+    /// `four_workers_one_killed_complete_the_tune_and_recover`); a claim nobody renews is
+    /// still given up one lease later.
+    #[test]
+    fn a_stuck_lock_does_not_cost_the_live_claims() {
+        let dir = std::env::temp_dir().join(format!("wuzi-stuck-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = TuneSpec::parse(
+            "pairs = 16\npairs_per_iteration = 4\nseed = 1\n[limits]\nnodes = 100\n\
+             [params.defence]\nmin = 20\nmax = 200\n",
+            Path::new("t.toml"),
+        )
+        .and_then(|s| s.resolve(Path::new(".")))
+        .expect("valid");
+        let mut opts = WorkerOptions::new(&dir, 1);
+        opts.lease = Duration::from_millis(400);
+        opts.stale_lock = Duration::from_millis(1500);
+        let a = SharedStore::open(&config, &opts).expect("creates");
+        let Claimed::Mine(claim_a, _) = a.try_claim().expect("claims") else {
+            panic!("a claims iteration 1")
+        };
+        // A process died holding the lock.
+        std::fs::write(
+            dir.join(LOCK_FILE),
+            format!(
+                "{{\"worker\":\"dead\",\"token\":1,\"taken_ms\":{}}}",
+                now_ms()
+            ),
+        )
+        .expect("lock");
+        let b = SharedStore::open(&config, &opts).expect("joins after the stale lock");
+        let Claimed::Mine(claim_b, _) = b.try_claim().expect("claims") else {
+            panic!("b claims")
+        };
+        let state = SharedState::load(&dir.join(SHARED_FILE), &config).expect("state");
+        assert_eq!(claim_b.iteration, 2, "a's live claim was given up");
+        assert!(state.abandoned.is_empty(), "{:?}", state.abandoned);
+        assert!(state.claims.iter().any(|c| c.token == claim_a.token));
+        // Nobody renews: a lease later both claims expire and are played again.
+        std::thread::sleep(opts.lease + Duration::from_millis(100));
+        let Claimed::Mine(again, _) = b.try_claim().expect("claims") else {
+            panic!("b claims again")
+        };
+        assert_eq!(again.iteration, 1);
+        let state = SharedState::load(&dir.join(SHARED_FILE), &config).expect("state");
+        assert_eq!(state.abandoned.len(), 2, "{:?}", state.abandoned);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

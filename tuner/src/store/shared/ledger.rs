@@ -168,6 +168,20 @@ impl SharedState {
         self.moments = state.moments;
     }
 
+    /// Extends every claim's lease to at least `until_ms`; returns how many it extended.
+    /// For a worker that waited for the lock longer than half a lease: the other workers'
+    /// renewals were blocked as long, so their leases say nothing about whether they live.
+    pub fn extend_leases(&mut self, until_ms: u64) -> usize {
+        let mut n = 0;
+        for c in &mut self.claims {
+            if c.lease_until_ms < until_ms {
+                c.lease_until_ms = until_ms;
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// Gives up the claims whose lease ran out (for worker `me`); returns whether there
     /// were any.
     pub fn give_up_expired(&mut self, me: &str) -> bool {
