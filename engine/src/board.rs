@@ -64,6 +64,9 @@ pub struct Board {
     lsum: [[i32; 2]; CELLS],
     /// Per cell and colour: packed summary of its four patterns (see [`EvalWeights`]).
     ckey: [[u16; 2]; CELLS],
+    /// Per cell and colour: the ordered index of its four patterns (kept like `lsum`; see
+    /// [`crate::cell_class::code::NQUAD`]), which the pattern-code entry is read by.
+    cquad: [[u16; 2]; CELLS],
     /// Per colour: sum of `cval` over empty cells.
     sum: [i32; 2],
     /// Per empty cell and colour: its pattern-code entry (0 for occupied and forbidden
@@ -113,6 +116,7 @@ impl Board {
             ccls: [[0; 2]; CELLS],
             lsum: [[0; 2]; CELLS],
             ckey: [[0; 2]; CELLS],
+            cquad: [[0; 2]; CELLS],
             cbits: [[[0; CELLS / 64]; NTHREAT]; 2],
             sum: [0; 2],
             cpc: [[0; 2]; CELLS],
@@ -160,6 +164,9 @@ impl Board {
                 let pats = &self.pat[i][c * 4..c * 4 + 4];
                 self.lsum[i][c] = (0..4).map(|d| self.weights.line_value(c, d, pats[d])).sum();
                 self.ckey[i][c] = pats.iter().map(|&p| self.weights.code(c, p)).sum();
+                self.cquad[i][c] = (0..4)
+                    .map(|d| EvalWeights::quad_delta(d, 0, pats[d]))
+                    .sum::<i32>() as u16;
             }
         }
         for i in 0..CELLS {
@@ -301,7 +308,7 @@ impl Board {
         // Without a pattern-code table `cpc` and `csum` stay 0: nothing to keep.
         if self.weights.has_codes() {
             let cv = if empty && t != Threat::Forbidden {
-                self.weights.code_value(c, &self.pat[idx][c * 4..c * 4 + 4])
+                self.weights.quad_value(c, self.cquad[idx][c])
             } else {
                 0
             };
@@ -533,6 +540,11 @@ impl Board {
                     self.weights.line_value(c, d, new) - self.weights.line_value(c, d, old);
                 self.ckey[idx][c] =
                     self.ckey[idx][c] + self.weights.code(c, new) - self.weights.code(c, old);
+                if self.weights.has_codes() {
+                    self.cquad[idx][c] = (i32::from(self.cquad[idx][c])
+                        + EvalWeights::quad_delta(d, old, new))
+                        as u16;
+                }
                 self.recell_colour(idx, c);
             }
         }
@@ -697,6 +709,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn moves(s: &str) -> Vec<Pos> {
         Pos::parse_list(s, 15).unwrap()
@@ -720,8 +733,18 @@ mod tests {
 
     #[test]
     fn incremental_evaluation_equals_a_fresh_computation() {
-        for rule in Rule::ALL {
+        // The defaults, and generation 3's pattern-code table (the board keeps its index and
+        // sum only when a table is set).
+        let gen3 = Params::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/params/generation3.toml"),
+        )
+        .expect("generation 3");
+        for (rule, params) in Rule::ALL
+            .into_iter()
+            .flat_map(|r| [(r, Params::default()), (r, gen3.clone())])
+        {
             let mut b = Board::new(15, rule).unwrap();
+            b.set_params(&params);
             let seq = moves("h8 i9 h9 h10 g8 i8 i10 j8 g10 g9 f8 e8 k8 j9 f10 e10 h7 g6");
             for (i, &m) in seq.iter().enumerate() {
                 b.make(m).unwrap();
@@ -730,7 +753,7 @@ mod tests {
                     b.make(m).unwrap();
                 }
                 let mut fresh = b.clone();
-                fresh.set_params(&Params::default());
+                fresh.set_params(&params);
                 assert_eq!(b.sum, fresh.sum, "{rule} after {m}");
                 assert_eq!(b.cnt, fresh.cnt, "{rule} after {m}");
                 assert_eq!(b.cval, fresh.cval, "{rule} after {m}");
@@ -739,6 +762,11 @@ mod tests {
                 assert_eq!(b.lsum, fresh.lsum, "{rule} after {m}");
                 assert_eq!(b.ckey, fresh.ckey, "{rule} after {m}");
                 assert_eq!(b.cbits, fresh.cbits, "{rule} after {m}");
+                assert_eq!(b.cpc, fresh.cpc, "{rule} after {m}");
+                assert_eq!(b.csum, fresh.csum, "{rule} after {m}");
+                if b.weights.has_codes() {
+                    assert_eq!(b.cquad, fresh.cquad, "{rule} after {m}");
+                }
                 assert_eq!(b.evaluate(), fresh.evaluate());
             }
         }

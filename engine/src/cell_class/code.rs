@@ -20,6 +20,18 @@ use std::sync::LazyLock;
 /// Number of line patterns.
 const NPAT: usize = 12;
 
+/// Ordered pattern quadruples (`p0 * 12^3 + p1 * 12^2 + p2 * 12 + p3`, one pattern per
+/// direction): the index the board keeps per cell by difference (see [`quad_step`]).
+pub const NQUAD: usize = NPAT * NPAT * NPAT * NPAT;
+
+/// What a pattern in direction `d` contributes per unit to a cell's ordered quadruple index,
+/// so a pattern change updates it with one multiply-add instead of four loads and a
+/// recombination.
+#[inline]
+pub const fn quad_step(d: usize) -> i32 {
+    [1728, 144, 12, 1][d & 3]
+}
+
 /// Codes per colour: multisets of four patterns out of twelve.
 pub const NCODE: usize = 1365;
 
@@ -102,10 +114,17 @@ fn sorted_codes() -> Vec<[usize; 4]> {
 /// The code of a cell's four line patterns (any order).
 #[inline]
 pub fn code_of(pats: &[u8]) -> usize {
-    let i = ((usize::from(pats[0]) * NPAT + usize::from(pats[1])) * NPAT + usize::from(pats[2]))
-        * NPAT
-        + usize::from(pats[3]);
-    usize::from(CODE_OF[i])
+    code_of_quad(
+        (0..4)
+            .map(|d| usize::from(pats[d]) * quad_step(d) as usize)
+            .sum(),
+    )
+}
+
+/// The code of an ordered quadruple index (see [`NQUAD`]).
+#[inline]
+pub fn code_of_quad(quad: usize) -> usize {
+    usize::from(CODE_OF[quad])
 }
 
 /// Every entry's name: black's 1,365 codes then white's, in code order.

@@ -1,6 +1,6 @@
 //! The evaluation weights of a rule and parameter set, turned into lookup arrays.
 
-use crate::cell_class::code::{code_of, CodeTable};
+use crate::cell_class::code::{code_of, code_of_quad, quad_step, CodeTable, NQUAD};
 use crate::cell_class::combo::Combo;
 use crate::cell_class::mask::NMASK;
 use crate::cell_class::table::{self, NCLASS};
@@ -9,7 +9,7 @@ use crate::params::Params;
 use crate::pattern::Pattern;
 use crate::rule::Rule;
 use crate::stone::Stone;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Weights turned into lookup arrays, per colour, for one rule and parameter set.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +33,11 @@ pub struct EvalWeights {
     threat: Box<[[i32; NMASK]; 2]>,
     /// Per colour, per pattern code: the pattern-code entry (empty under other rules).
     pattern_code: CodeTable,
+    /// The same entries per ordered pattern quadruple (None when no entry is set), so the
+    /// board's update is one lookup from the index it keeps (see
+    /// [`crate::cell_class::code::NQUAD`]); entries fit `i16` (`CODE_MIN..=CODE_MAX`), and
+    /// the table is shared between the boards of one parameter set.
+    quad_code: Option<Arc<[[i16; NQUAD]; 2]>>,
 }
 
 impl EvalWeights {
@@ -66,6 +71,7 @@ impl EvalWeights {
             } else {
                 CodeTable::default()
             },
+            quad_code: None,
         };
         for c in 0..2 {
             for i in 0..12 {
@@ -100,6 +106,17 @@ impl EvalWeights {
             }
         }
         w.build_tables();
+        if w.pattern_code.is_set() {
+            let mut t = Box::new([[0i16; NQUAD]; 2]);
+            for (c, row) in t.iter_mut().enumerate() {
+                for (q, v) in row.iter_mut().enumerate() {
+                    // In range by the parameter's bounds (CODE_MIN..=CODE_MAX).
+                    let e = w.pattern_code.value(c, code_of_quad(q));
+                    *v = e.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+                }
+            }
+            w.quad_code = Some(Arc::from(t));
+        }
         w
     }
 
@@ -134,6 +151,22 @@ impl EvalWeights {
     #[inline]
     pub fn code_value(&self, c: usize, pats: &[u8]) -> i32 {
         self.pattern_code.value(c, code_of(pats))
+    }
+
+    /// The pattern-code entry of colour `c` for the ordered quadruple index `quad` the board
+    /// keeps (0 without a table).
+    #[inline]
+    pub fn quad_value(&self, c: usize, quad: u16) -> i32 {
+        self.quad_code
+            .as_ref()
+            .map_or(0, |t| i32::from(t[c & 1][usize::from(quad) % NQUAD]))
+    }
+
+    /// What a pattern change from `old` to `new` in direction `d` adds to the ordered
+    /// quadruple index.
+    #[inline]
+    pub fn quad_delta(d: usize, old: u8, new: u8) -> i32 {
+        (i32::from(new) - i32::from(old)) * quad_step(d)
     }
 
     /// The pattern-code entry of colour `c` for code `k`.
