@@ -35,8 +35,9 @@ pub const POSITIONS: &[(&str, Rule, usize, &str)] = &[
     ("freestyle-20x20", Rule::Freestyle, 20, "k11 l12 j12 l10 l11 k10 m12 j9 i8 n13 m10 m11"),
 ];
 
-/// Default bench depth.
-pub const DEPTH: i32 = 7;
+/// Default bench depth: deep enough that the singular extension (from depth 8) is searched,
+/// so the signature changes when it does.
+pub const DEPTH: i32 = 9;
 
 /// One position's bench line.
 #[derive(Clone, Debug)]

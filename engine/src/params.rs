@@ -210,7 +210,7 @@ declare_params! {
     /// Singular extension from this depth (0: none): the transposition table's move is
     /// searched one ply deeper when every other move fails low, at half depth, against its
     /// table score less `se_margin` x depth; when they fail high too the node is cut.
-    se_depth = 0, 0..=20, step 1.0;
+    se_depth = 8, 0..=20, step 1.0;
     /// Singular extension margin per ply of depth.
     se_margin = 2, 0..=50, step 1.0;
     /// Fail-high reduction: at an expected cut node whose static evaluation beats beta by
