@@ -182,7 +182,7 @@ declare_params! {
     /// Extra for a cell where a stone makes an open three and an open two.
     w_three_two = 60, 0..=1000, step 5.0;
     /// How much the opponent's potential counts against one's own, in percent.
-    defence = 74, 20..=200, step 5.0;
+    defence = 77, 20..=200, step 5.0;
     /// Renju black's potential is scaled by this percentage (forbidden-move risk).
     black_penalty = 91, 50..=120, step 3.0;
     /// Diagonal lines' potential, in percent of straight lines'.
