@@ -162,7 +162,7 @@ declare_params! {
     /// Cell where a stone makes a simple four (the side has a closed three or split shape).
     w_four = 555, 10..=2000, step 10.0;
     /// Cell where a stone makes an open three (open or split).
-    w_open_three = 268, 5..=1000, step 8.0;
+    w_open_three = 310, 5..=1000, step 8.0;
     /// Cell where a stone makes a closed three.
     w_three = 73, 0..=500, step 3.0;
     /// Cell where a stone makes an open two.
