@@ -1,6 +1,6 @@
 //! The evaluation weights of a rule and parameter set, turned into lookup arrays.
 
-use crate::cell_class::code::{code_of, code_of_quad, quad_step, CodeTable, NQUAD};
+use crate::cell_class::code::{code_of, quad_of_code, quad_share, CodeTable, NCODE, NQUAD};
 use crate::cell_class::combo::Combo;
 use crate::cell_class::mask::NMASK;
 use crate::cell_class::table::{self, NCLASS};
@@ -33,9 +33,8 @@ pub struct EvalWeights {
     threat: Box<[[i32; NMASK]; 2]>,
     /// Per colour, per pattern code: the pattern-code entry (empty under other rules).
     pattern_code: CodeTable,
-    /// The same entries per ordered pattern quadruple (None when no entry is set), so the
-    /// board's update is one lookup from the index it keeps (see
-    /// [`crate::cell_class::code::NQUAD`]); entries fit `i16` (`CODE_MIN..=CODE_MAX`), and
+    /// The same entries per quadruple index (None when no entry is set), so the board's
+    /// update is one lookup from the index it keeps (see [`crate::cell_class::code::NQUAD`]); entries fit `i16` (`CODE_MIN..=CODE_MAX`), and
     /// the table is shared between the boards of one parameter set.
     quad_code: Option<Arc<[[i16; NQUAD]; 2]>>,
 }
@@ -107,12 +106,13 @@ impl EvalWeights {
         }
         w.build_tables();
         if w.pattern_code.is_set() {
+            // Only the indices that name a multiset are ever read; the rest stay 0.
             let mut t = Box::new([[0i16; NQUAD]; 2]);
             for (c, row) in t.iter_mut().enumerate() {
-                for (q, v) in row.iter_mut().enumerate() {
+                for k in 0..NCODE {
                     // In range by the parameter's bounds (CODE_MIN..=CODE_MAX).
-                    let e = w.pattern_code.value(c, code_of_quad(q));
-                    *v = e.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+                    let e = w.pattern_code.value(c, k);
+                    row[quad_of_code(k)] = e.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
                 }
             }
             w.quad_code = Some(Arc::from(t));
@@ -153,8 +153,8 @@ impl EvalWeights {
         self.pattern_code.value(c, code_of(pats))
     }
 
-    /// The pattern-code entry of colour `c` for the ordered quadruple index `quad` the board
-    /// keeps (0 without a table).
+    /// The pattern-code entry of colour `c` for the quadruple index `quad` the board keeps
+    /// (0 without a table).
     #[inline]
     pub fn quad_value(&self, c: usize, quad: u16) -> i32 {
         self.quad_code
@@ -162,11 +162,10 @@ impl EvalWeights {
             .map_or(0, |t| i32::from(t[c & 1][usize::from(quad) % NQUAD]))
     }
 
-    /// What a pattern change from `old` to `new` in direction `d` adds to the ordered
-    /// quadruple index.
+    /// What a pattern change from `old` to `new` adds to the quadruple index.
     #[inline]
-    pub fn quad_delta(d: usize, old: u8, new: u8) -> i32 {
-        (i32::from(new) - i32::from(old)) * quad_step(d)
+    pub fn quad_delta(old: u8, new: u8) -> i32 {
+        quad_share(new) - quad_share(old)
     }
 
     /// The pattern-code entry of colour `c` for code `k`.
