@@ -8,11 +8,12 @@
 #   ONLY=3 deploy/generation.sh OUT SEED   # only self-play run 3 (one per cluster task), then stop
 #
 # Self-play is RUNS runs (default 10) of OPENINGS random 4-stone openings (default 2,000) with
-# seeds SEED, SEED+1, ...; the two players search 1,000 and 1,100 nodes a move, so the two games
-# of a pair differ. Node-limited games are the same on every machine and at any concurrency, and
-# the fit gives the same result with any thread count, so rerunning a generation from its
-# commit and seed reproduces its tables. A finished run is kept when the script is rerun (an
-# interrupted one is resumed), so a stopped generation goes on where it was.
+# seeds SEED, SEED+1, ...; the two players search NODES (default 1,000) and NODES x 1.1 nodes a
+# move, so the two games of a pair differ (NODES=30000 plays at the depth of the games that
+# generation 4 was fitted to). Node-limited games are the same on every machine and at any
+# concurrency, and the fit gives the same result with any thread count, so rerunning a
+# generation from its commit and seed reproduces its tables. A finished run is kept when the
+# script is rerun (an interrupted one is resumed), so a stopped generation goes on where it was.
 #
 # The fit is FIT (default: generation 3's, the pattern-code table with labels half game
 # result, half recorded search score: `--param pcd_* --epochs 30 --score-weight 0.5`;
@@ -27,6 +28,7 @@ out=${1:?usage: deploy/generation.sh OUT [SEED]}
 seed=${2:-31010}
 runs=${RUNS:-10}
 openings=${OPENINGS:-2000}
+nodes=${NODES:-1000}
 jobs=${CONCURRENCY:-$(nproc)}
 arena=${WUZI_ARENA:-target/release/wuzi-arena}
 tune=${WUZI_TUNE:-target/release/wuzi-tune}
@@ -41,7 +43,7 @@ play() {
     if [ -f "$dir/run.json" ]; then
         "$arena" resume "$dir" --quiet
     else
-        "$arena" match --player a,nodes=1000 --player b,nodes=1100 \
+        "$arena" match --player "a,nodes=$nodes" --player "b,nodes=$((nodes * 11 / 10))" \
             --openings "random:$openings:4" --seed "$s" --concurrency "$jobs" \
             --out "$dir" --quiet
     fi
