@@ -58,7 +58,21 @@ fn run() -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A closed standard output (`wuzi params | head -1`) ends the program quietly, as it ends
+/// any Unix filter: Rust starts programs with SIGPIPE ignored, and `println!` then panics on
+/// the broken pipe. Only this command does it; the arena and the tuner write to engines'
+/// pipes and must see those errors instead.
+#[cfg(unix)]
+fn default_sigpipe() {
+    // SAFETY: sets the disposition of one signal to its default, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    default_sigpipe();
     match run() {
         Ok(code) => code,
         Err(e) => {
