@@ -24,9 +24,8 @@ const NPAT: usize = 12;
 /// set of twelve numbers whose sums of four (repeats allowed) all differ, so the sum over a
 /// cell's four line patterns names their multiset, and a pattern change updates it with one
 /// subtraction of two loads. The commonest patterns (no stone, ones, twos) have the smallest
-/// shares: the entries a board reads most lie within the table's first few hundred, so the
-/// lookup stays in the fastest cache (the ordered `12^4` index it replaces spread them over
-/// 40 KB a colour and cost a sixth of the node rate in renju games).
+/// shares: the entries a board reads most lie within the table's first few hundred, a few
+/// cache lines (the ordered `12^4` index it replaced spread them over 40 KB a colour).
 const QUAD_SHARE: [u16; NPAT] = [0, 2603, 5, 1, 55, 21, 153, 368, 856, 1424, 4967, 8194];
 
 /// Size of the quadruple index range: four times the largest share, plus one. Most of the
