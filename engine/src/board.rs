@@ -13,6 +13,7 @@ pub use error::BoardError;
 pub(crate) use grid::{idx_of, pos_of, CELLS, DIR_STEP, PAD, STRIDE};
 pub use move_record::MoveRecord;
 
+use crate::cell_class::code::quad_share;
 use crate::cell_class::mask::mask_of;
 use crate::eval::{classify, table, EvalFeatures, EvalWeights, Threat, NTHREAT};
 use crate::outcome::{Outcome, WinReason};
@@ -164,10 +165,7 @@ impl Board {
                 let pats = &self.pat[i][c * 4..c * 4 + 4];
                 self.lsum[i][c] = (0..4).map(|d| self.weights.line_value(c, d, pats[d])).sum();
                 self.ckey[i][c] = pats.iter().map(|&p| self.weights.code(c, p)).sum();
-                self.cquad[i][c] = pats
-                    .iter()
-                    .map(|&p| EvalWeights::quad_delta(Pattern::Dead as u8, p))
-                    .sum::<i32>() as u16;
+                self.cquad[i][c] = pats.iter().map(|&p| quad_share(p)).sum::<i32>() as u16;
             }
         }
         for i in 0..CELLS {
@@ -301,8 +299,8 @@ impl Board {
     }
 
     /// As [`Board::recell_colour`], given the cell's quadruple index `quad` (the caller that
-    /// has just changed it passes it on: reading it back from memory right after the narrow
-    /// store stalled on store forwarding, a sixth of the node rate with a pattern-code table).
+    /// has just changed it passes it on: read back from memory right after the narrow store,
+    /// it stalled on store forwarding, the hottest load of the update with a pattern-code table).
     #[inline]
     fn recell_colour_quad(&mut self, idx: usize, c: usize, quad: u16) {
         let empty = self.cells[idx] == EMPTY;

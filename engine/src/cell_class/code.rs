@@ -26,16 +26,31 @@ const NPAT: usize = 12;
 /// subtraction of two loads. The commonest patterns (no stone, ones, twos) have the smallest
 /// shares: the entries a board reads most lie within the table's first few hundred, a few
 /// cache lines (the ordered `12^4` index it replaced spread them over 40 KB a colour).
-const QUAD_SHARE: [u16; NPAT] = [0, 2603, 5, 1, 55, 21, 153, 368, 856, 1424, 4967, 8194];
+/// Padded to 16 so that a pattern byte indexes it with a mask (patterns are below 12).
+const QUAD_SHARE: [u16; 16] = [
+    0, 2603, 5, 1, 55, 21, 153, 368, 856, 1424, 4967, 8194, 0, 0, 0, 0,
+];
 
 /// Size of the quadruple index range: four times the largest share, plus one. Most of the
 /// range names no multiset and is never read.
-pub const NQUAD: usize = 4 * 8194 + 1;
+pub const NQUAD: usize = 4 * max_share() + 1;
+
+/// The largest of [`QUAD_SHARE`].
+const fn max_share() -> usize {
+    let (mut m, mut i) = (0, 0);
+    while i < NPAT {
+        if QUAD_SHARE[i] as usize > m {
+            m = QUAD_SHARE[i] as usize;
+        }
+        i += 1;
+    }
+    m
+}
 
 /// What pattern `p` adds to a cell's quadruple index (see [`QUAD_SHARE`]).
 #[inline]
 pub const fn quad_share(p: u8) -> i32 {
-    QUAD_SHARE[p as usize % NPAT] as i32
+    QUAD_SHARE[(p & 15) as usize] as i32
 }
 
 /// Codes per colour: multisets of four patterns out of twelve.

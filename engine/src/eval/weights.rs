@@ -34,8 +34,9 @@ pub struct EvalWeights {
     /// Per colour, per pattern code: the pattern-code entry (empty under other rules).
     pattern_code: CodeTable,
     /// The same entries per quadruple index (None when no entry is set), so the board's
-    /// update is one lookup from the index it keeps (see [`crate::cell_class::code::NQUAD`]); entries fit `i16` (`CODE_MIN..=CODE_MAX`), and
-    /// the table is shared between the boards of one parameter set.
+    /// update is one lookup from the index it keeps (see [`crate::cell_class::code::NQUAD`]);
+    /// entries fit `i16` (`CODE_MIN..=CODE_MAX`), and the table is shared between the boards
+    /// of one parameter set.
     quad_code: Option<Arc<[[i16; NQUAD]; 2]>>,
 }
 
