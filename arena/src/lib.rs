@@ -33,7 +33,9 @@ pub use wuzi_players as player;
 pub use wuzi_players::{external, registry};
 pub use wuzi_reports as report;
 pub use wuzi_reports::run_charts;
-pub use wuzi_runs::{analysis, config, error, interrupt, replay, run, run_dir, summary};
+pub use wuzi_runs::{
+    analysis, config, error, interrupt, out, outln, replay, run, run_dir, stdout, summary,
+};
 pub use wuzi_stats as stats;
 
 pub use config::{Matchup, RunConfig, RunKind, Shard};

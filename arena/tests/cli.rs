@@ -470,3 +470,60 @@ fn a_run_without_out_says_it_keeps_nothing() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(!text(&out.stderr).contains("no --out"));
 }
+
+/// Runs `wuzi-arena ARGS` with its standard output already closed by the reader (as `| head`
+/// leaves it); returns the exit status and standard error.
+fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("wuzi-arena starts");
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut err)
+        .expect("stderr reads");
+    (child.wait().expect("ends").code(), err)
+}
+
+/// Regression: `wuzi-arena summary DIR | head -1` panicked in `print!` (exit 101 and a
+/// backtrace) when the reader closed the pipe before the tables were written. A match whose
+/// reader has gone still plays and keeps every game.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    let tmp = Tmp::new("closed-stdout");
+    let out = tmp.join("run");
+    let out = out.to_str().expect("utf-8 path");
+    let (status, err) = with_closed_stdout(&[
+        "match",
+        "--player",
+        "a",
+        "--player",
+        "name=b,set=defence=60",
+        "--nodes",
+        "200",
+        "--openings",
+        "random:2",
+        "--out",
+        out,
+    ]);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(status, Some(0), "{err}");
+    let games = std::fs::read_to_string(tmp.join("run/games.jsonl")).expect("records");
+    assert_eq!(games.lines().count(), 4, "every game kept");
+    for args in [
+        vec!["summary", out],
+        vec!["summary", out, "--per-opening"],
+        vec!["summary", out, "--json"],
+    ] {
+        let (status, err) = with_closed_stdout(&args);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(status, Some(0), "{args:?}: {err}");
+    }
+}

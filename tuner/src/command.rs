@@ -38,7 +38,7 @@ pub struct Session {
 
 /// `wuzi-tune status DIR`: prints the progress of the tune in `dir`.
 pub fn status(dir: &Path) -> Result<()> {
-    print!("{}", crate::status::status(dir)?);
+    wuzi_arena::out!("{}", crate::status::status(dir)?);
     Ok(())
 }
 

@@ -10,9 +10,10 @@
 //! - [`summary`]: per-matchup tallies in pair order, the summary and its tables.
 //! - [`interrupt`]: Ctrl-C / SIGTERM: one process-wide flag that stops runs cleanly.
 //! - [`atomic`]: files written whole or not at all.
+//! - [`stdout`]: the commands' standard output, where a closed pipe is not a panic.
 //! - [`error`]: [`ArenaError`], which also carries the players' and games' errors.
 //!
-//! Floors, each using only those below it: `error`, `interrupt` at the ground; `atomic`;
+//! Floors, each using only those below it: `error`, `interrupt`, `stdout` at the ground; `atomic`;
 //! `config`; `summary`; `run_dir`; `run` and `replay`; `analysis` on top (it names games as `replay`
 //! does).
 
@@ -26,6 +27,7 @@ pub mod interrupt;
 pub mod replay;
 pub mod run;
 pub mod run_dir;
+pub mod stdout;
 pub mod summary;
 
 pub use config::{Matchup, RunConfig, RunKind, Shard};

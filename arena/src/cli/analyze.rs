@@ -56,8 +56,8 @@ pub(crate) fn analyze_command(args: &AnalyzeArgs) -> Result<()> {
     if let Some(file) = &args.export_positions {
         outcome.export_positions(&summary, &options.analyst, file)?;
     }
-    print!("{}", summary.render());
-    println!(
+    wuzi_arena::out!("{}", summary.render());
+    wuzi_arena::outln!(
         "{} game(s) ({} kept from an earlier analysis), {} failed position(s); rows in {}, \
          summary in {}{}",
         outcome.records.len(),

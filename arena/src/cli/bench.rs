@@ -89,14 +89,14 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
     let engines_per_worker = MAX_ENGINES_PER_WORKER;
     set_cpu_accounting(true);
     let cores = default_concurrency();
-    println!(
+    wuzi_arena::outln!(
         "wuzi-arena bench: {cores} logical core(s), load average {}",
         std::fs::read_to_string("/proc/loadavg")
             .ok()
             .and_then(|l| l.split_whitespace().next().map(str::to_string))
             .unwrap_or_else(|| "n/a".into())
     );
-    println!(
+    wuzi_arena::outln!(
         "engine state: each worker keeps at most {engines_per_worker} engines (fewer with fewer \
          players), each with one {} MB hash table (--hash-mb, 1..={})",
         args.hash_mb,
@@ -106,7 +106,7 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
     // (c) Memory and games/s of the default match, first so that the peak is its own.
     if !args.skip_default {
         let config = bench_config(default_match::NODES, args.hash_mb, args.default_pairs, true)?;
-        println!(
+        wuzi_arena::outln!(
             "\n[default match] default vs weak, renju26 ({} pairs max), {} nodes/move, SPRT {}, \
              {cores} worker(s), records in a temporary directory",
             config.pairs,
@@ -114,14 +114,14 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
             default_match::SPRT
         );
         let m = measure(&config, cores, Some(tmp.join("default")))?;
-        println!(
+        wuzi_arena::outln!(
             "  {} games in {:.1} s: {:.2} games/s; CPU {}",
             m.games,
             m.elapsed.as_secs_f64(),
             m.games_per_s(),
             fmt_cpu(&m)
         );
-        println!(
+        wuzi_arena::outln!(
             "  peak memory (VmHWM): {}; hash bound for this run: {} ({} engines x {} MB x {cores} workers)",
             fmt_mb(m.peak_rss),
             fmt_mb(Some(hash_bound_bytes(&config, cores))),
@@ -137,27 +137,27 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
         Some(args.overhead_pairs),
         false,
     )?;
-    println!(
+    wuzi_arena::outln!(
         "\n[overhead] {} games at {} nodes/move, 1 worker, records written",
         config.pairs * 2,
         args.overhead_nodes
     );
     let m = measure(&config, 1, Some(tmp.join("overhead")))?;
     let inside = m.search.time.as_secs_f64();
-    println!(
+    wuzi_arena::outln!(
         "  wall {:.2} s, inside Engine::search {:.2} s ({} searches, {:.2} ms each)",
         m.elapsed.as_secs_f64(),
         inside,
         m.search.searches,
         inside * 1000.0 / m.search.searches.max(1) as f64
     );
-    println!(
+    wuzi_arena::outln!(
         "  wall time outside the search: {:.2} ms per game = {:.2} % of the time inside (target < 2 %)",
         m.overhead_ms_per_game().unwrap_or(f64::NAN),
         m.overhead().unwrap_or(f64::NAN) * 100.0
     );
     if let (Some(cpu), Some(o)) = (m.cpu, m.cpu_overhead()) {
-        println!(
+        wuzi_arena::outln!(
             "  CPU: process {:.2} s (all threads, the recording thread included), searches {:.2} s: \
              {:.2} % outside the search ({:.2} ms per game)",
             cpu.as_secs_f64(),
@@ -174,7 +174,7 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
         Some(args.scaling_pairs),
         false,
     )?;
-    println!(
+    wuzi_arena::outln!(
         "\n[scaling] the same {} games at {} nodes/move with 1 and {} workers, {} round(s)",
         config.pairs * 2,
         args.scaling_nodes,
@@ -194,7 +194,7 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
                 workers,
                 Some(tmp.join(format!("scaling-{round}-{k}"))),
             )?;
-            println!(
+            wuzi_arena::outln!(
                 "  round {}: {workers} worker(s): {:.1} s, {:.2} games/s, CPU {}",
                 round + 1,
                 m.elapsed.as_secs_f64(),
@@ -209,7 +209,7 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
         let after = machine_speedup(args.workers, Duration::from_millis(400));
         let machine = (before + after) / 2.0;
         let speedup = gps[1] / gps[0].max(1e-9);
-        println!(
+        wuzi_arena::outln!(
             "  round {}: speedup {speedup:.2}x; {} threads of plain arithmetic got {before:.2}x \
              before and {after:.2}x after it",
             round + 1,
@@ -223,7 +223,7 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
         v[v.len() / 2]
     };
     let best = speedups.iter().copied().fold(0.0, f64::max);
-    println!(
+    wuzi_arena::outln!(
         "  speedup with {} workers: best {best:.2}x, median {:.2}x (target >= {:.1}x); median \
          {:.0} % of what the machine gave plain arithmetic at the time",
         args.workers,
@@ -232,7 +232,7 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
         median(&mut relative) * 100.0
     );
     if cpu_per_game.iter().all(|c| c.is_finite()) {
-        println!(
+        wuzi_arena::outln!(
             "  CPU per game: {:.0} ms with 1 worker, {:.0} ms with {} (equal when the workers \
              do not slow each other down)",
             cpu_per_game[0] * 1000.0,
@@ -240,7 +240,7 @@ pub(crate) fn bench_in(args: &BenchArgs, tmp: &Path) -> Result<()> {
             args.workers
         );
     }
-    println!(
+    wuzi_arena::outln!(
         "\npeak memory of this process: {}",
         fmt_mb(wuzi_arena::bench::peak_rss_bytes())
     );

@@ -141,8 +141,8 @@ pub(crate) fn gate_command(args: GateArgs) -> Result<()> {
                 write_report(dir);
             }
             // The gate has no resume: its verdict needs one uninterrupted session.
-            println!("{e}");
-            println!(
+            wuzi_arena::outln!("{e}");
+            wuzi_arena::outln!(
                 "the gate starts its games afresh; run it again with: {}",
                 this_command()
             );
@@ -152,7 +152,7 @@ pub(crate) fn gate_command(args: GateArgs) -> Result<()> {
     };
     bar.finish_and_clear();
     write_report(&config.out);
-    print!("{}", gate::render_markdown(&report));
+    wuzi_arena::out!("{}", gate::render_markdown(&report));
     let step_summary = args.step_summary.clone().or_else(|| {
         std::env::var_os("GITHUB_STEP_SUMMARY")
             .filter(|v| !v.is_empty())

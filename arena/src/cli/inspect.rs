@@ -113,7 +113,7 @@ pub(crate) fn export_records(
                 Some(path) => {
                     std::fs::write(path, text).with_context(|| path.display().to_string())?
                 }
-                None => print!("{text}"),
+                None => wuzi_arena::out!("{text}"),
             }
         }
     }
@@ -132,8 +132,7 @@ pub(crate) fn chart(dir: &Path, out: Option<&Path>) -> Result<()> {
             c.shows
         ));
     }
-    // A closed pipe (`| head`) is not an error.
-    let _ = std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes());
+    wuzi_arena::out!("{text}");
     Ok(())
 }
 
@@ -161,11 +160,11 @@ pub(crate) fn summary(dir: &Path, json: bool, per_opening: bool) -> Result<()> {
         );
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        wuzi_arena::outln!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
-        print!("{}", render(&summary));
+        wuzi_arena::out!("{}", render(&summary));
         if per_opening {
-            print!("\n{}", render_openings(&summary));
+            wuzi_arena::out!("\n{}", render_openings(&summary));
         }
     }
     if summary.completion != wuzi_arena::summary::Completion::Finished {
@@ -177,7 +176,7 @@ pub(crate) fn summary(dir: &Path, json: bool, per_opening: bool) -> Result<()> {
             }
             eprintln!("{resume}");
         } else {
-            println!("{resume}");
+            wuzi_arena::outln!("{resume}");
         }
     }
     Ok(())

@@ -17,12 +17,7 @@ use super::outcome::Diverged;
 /// Prints `text` and a newline on standard output; a closed pipe (`| head`) is not an error,
 /// and the exit status still tells identical from diverged.
 fn say(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out
-        .write_all(text.as_bytes())
-        .and_then(|()| out.write_all(b"\n"))
-        .and_then(|()| out.flush());
+    wuzi_arena::outln!("{text}");
 }
 
 /// What a player reported with a move: `score -35, nodes 2000, depth 4`.

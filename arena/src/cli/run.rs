@@ -210,14 +210,14 @@ pub(crate) fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Res
             let mut shards: Vec<String> = outcome.peers.iter().map(|s| s.to_string()).collect();
             shards.extend(config.shard.map(|s| s.to_string()));
             shards.sort();
-            println!(
+            wuzi_arena::outln!(
                 "all shards in the folder ({}), {} of this shard's games played here:",
                 shards.join(", "),
                 outcome.games_played
             );
-            print!("{}", render(combined));
+            wuzi_arena::out!("{}", render(combined));
         }
-        None => print!("{}", render(&outcome.summary)),
+        None => wuzi_arena::out!("{}", render(&outcome.summary)),
     }
     if outcome.stopped_early && !quiet {
         eprintln!(
@@ -241,11 +241,11 @@ pub(crate) fn execute(config: &RunConfig, opts: &RunOptions, quiet: bool) -> Res
     }
     if outcome.interrupted {
         match &opts.out {
-            Some(dir) => println!(
+            Some(dir) => wuzi_arena::outln!(
                 "resume with: {}",
                 wuzi_arena::run_dir::resume_command(dir, config.shard)
             ),
-            None => println!(
+            None => wuzi_arena::outln!(
                 "nothing was kept (no --out): the games played are gone; give --out DIR to \
                  keep a run that can be resumed"
             ),
@@ -499,7 +499,7 @@ pub(crate) fn resume(
 /// `wuzi-arena merge`: shards played in separate folders, as one run.
 pub(crate) fn merge_shards(shards: &[PathBuf], out: &Path) -> Result<()> {
     let summary = merge(shards, out)?;
-    print!("{}", render(&summary));
+    wuzi_arena::out!("{}", render(&summary));
     eprintln!("merged {} folder(s) into {}", shards.len(), out.display());
     draw_charts(out);
     write_report(out);

@@ -16,9 +16,9 @@ use super::{default_out, resolve_spec};
 pub fn check(spec: &Path) -> Result<()> {
     let parsed = TuneSpec::load(spec)?;
     let config = resolve_spec(&parsed, spec, false)?;
-    println!("{}", config.describe());
-    println!("base: {}", config.base_source);
-    println!("openings: {}", config.openings_source);
+    wuzi_arena::outln!("{}", config.describe());
+    wuzi_arena::outln!("base: {}", config.base_source);
+    wuzi_arena::outln!("openings: {}", config.openings_source);
     let s = &config.spsa.schedule;
     // Under adam, a_k is the step size eta_k.
     let a = match s.method {
@@ -26,13 +26,21 @@ pub fn check(spec: &Path) -> Result<()> {
         Method::Adam => "eta_1",
     };
     let gain = config.spsa.params.first().map_or("r_end", |p| s.gain(p).0);
-    println!("schedule: {}", s.method);
-    println!(
+    wuzi_arena::outln!("schedule: {}", s.method);
+    wuzi_arena::outln!(
         "{:<20} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>10}",
-        "parameter", "start", "min", "max", "c_end", gain, "c_1", a, "max step"
+        "parameter",
+        "start",
+        "min",
+        "max",
+        "c_end",
+        gain,
+        "c_1",
+        a,
+        "max step"
     );
     for p in &config.spsa.params {
-        println!(
+        wuzi_arena::outln!(
             "{:<20} {:>8} {:>8} {:>8} {:>8.3} {:>8.4} {:>9.3} {:>9.4} {:>10.3}",
             p.name,
             p.start,
@@ -45,7 +53,7 @@ pub fn check(spec: &Path) -> Result<()> {
             s.first_step(p, config.pairs_per_iteration)
         );
     }
-    println!(
+    wuzi_arena::outln!(
         "verify: {} pairs on {}, seed {}{}",
         config.verify.pairs,
         config
@@ -65,23 +73,26 @@ pub fn check(spec: &Path) -> Result<()> {
             .unwrap_or_default()
     );
     if repeats_openings(&config) {
-        println!(
+        wuzi_arena::outln!(
             "WARNING: the verification plays more pairs than it has openings: games \
              repeat and its Elo interval would be too narrow"
         );
     }
-    println!("output: {}", default_out(&parsed, spec).display());
+    wuzi_arena::outln!("output: {}", default_out(&parsed, spec).display());
     Ok(())
 }
 
 /// `wuzi-tune params`: lists the engine's parameters with their defaults and declared ranges.
 pub fn params() {
-    println!(
+    wuzi_arena::outln!(
         "{:<20} {:>8} {:>8} {:>8}  meaning",
-        "name", "default", "min", "max"
+        "name",
+        "default",
+        "min",
+        "max"
     );
     for s in Params::SPECS {
-        println!(
+        wuzi_arena::outln!(
             "{:<20} {:>8} {:>8} {:>8}  {}",
             s.name,
             s.default,
@@ -91,7 +102,7 @@ pub fn params() {
         );
     }
     let t = Params::table_specs();
-    println!(
+    wuzi_arena::outln!(
         "and {} combination table entries, {} .. {}, range {}..={} (`wuzi params \
          --table` shows their values)",
         t.len(),

@@ -44,7 +44,7 @@ pub fn fit(options: &FitOptions, dir: &Path, threads: Option<usize>, quiet: bool
             s.path.display()
         );
     }
-    print!("{}", FitSummary::new(&outcome).table());
+    wuzi_arena::out!("{}", FitSummary::new(&outcome).table());
     for f in write_outputs(dir, &outcome)? {
         eprintln!("wrote {}", f.display());
     }

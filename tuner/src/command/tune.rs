@@ -137,7 +137,7 @@ fn run_tune(
         if args.no_verify { " --no-verify" } else { "" }
     );
     if outcome.interrupted {
-        println!(
+        wuzi_arena::outln!(
             "interrupted after iteration {} of {} ({} of {} games; the games of the iteration \
              in progress were dropped)",
             outcome.iterations_done,
@@ -145,7 +145,7 @@ fn run_tune(
             outcome.totals.games(),
             config.pairs * 2
         );
-        println!("resume with: {resume}");
+        wuzi_arena::outln!("resume with: {resume}");
         return Err(TuneError::Interrupted);
     }
     if !outcome.completed {
@@ -178,7 +178,7 @@ fn run_tune(
     tune_report(dir);
     if matches!(verified, Err(TuneError::Interrupted)) {
         // The tune is done; resuming it plays the rest of the verification.
-        println!("resume with: {resume}");
+        wuzi_arena::outln!("resume with: {resume}");
     }
     verified
 }
@@ -211,7 +211,7 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &Session) -> Resu
     let outcome = match work(config, opts, &mut observer) {
         Err(TuneError::Interrupted) => {
             pb.finish_and_clear();
-            println!(
+            wuzi_arena::outln!(
                 "interrupted: this worker's claimed iteration is played again by another worker \
                  after its lease; start a worker again with: {}",
                 this_command()
@@ -222,7 +222,7 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &Session) -> Resu
     };
     pb.finish_and_clear();
     let s = &outcome.stats;
-    println!(
+    wuzi_arena::outln!(
         "worker {}: {} iteration(s), {} pairs in {:.1} s of play ({:.3} pairs/s); lock: {} \
          acquisitions, {:.1} ms waiting + {:.1} ms holding per iteration",
         s.worker,
@@ -235,7 +235,7 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &Session) -> Resu
         1000.0 * s.lock_hold_s / s.iterations.max(1) as f64
     );
     if !outcome.finisher {
-        println!(
+        wuzi_arena::outln!(
             "tune complete ({} iterations); {} applied the last step and verifies",
             outcome.state.applied,
             outcome
@@ -264,7 +264,7 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &Session) -> Resu
     };
     report_tune(config, &o, dir);
     if !outcome.state.abandoned.is_empty() {
-        println!(
+        wuzi_arena::outln!(
             "{} claim(s) given up after their lease and played again; {} late result(s) \
              discarded",
             outcome.state.abandoned.len(),
@@ -294,7 +294,7 @@ fn run_worker(config: &TuneConfig, opts: &WorkerOptions, args: &Session) -> Resu
 }
 
 fn report_tune(config: &TuneConfig, o: &TuneOutcome, dir: &Path) {
-    println!(
+    wuzi_arena::outln!(
         "{} of {} iterations ({} games this session in {:.1} s; engine+ {}-{}-{} overall)",
         o.iterations_done,
         config.iterations(),
@@ -304,12 +304,17 @@ fn report_tune(config: &TuneConfig, o: &TuneOutcome, dir: &Path) {
         o.totals.draws,
         o.totals.losses
     );
-    println!(
+    wuzi_arena::outln!(
         "{:<20} {:>10} {:>12} {:>8} {:>10} {:>10}",
-        "parameter", "start", "theta", "tuned", "min", "max"
+        "parameter",
+        "start",
+        "theta",
+        "tuned",
+        "min",
+        "max"
     );
     for (i, p) in config.spsa.params.iter().enumerate() {
-        println!(
+        wuzi_arena::outln!(
             "{:<20} {:>10} {:>12.3} {:>8} {:>10} {:>10}",
             p.name,
             p.start,
@@ -319,6 +324,6 @@ fn report_tune(config: &TuneConfig, o: &TuneOutcome, dir: &Path) {
             p.max
         );
     }
-    println!("tuned parameters: {}", dir.join(TUNED_FILE).display());
-    println!("history: {}", dir.join(HISTORY_FILE).display());
+    wuzi_arena::outln!("tuned parameters: {}", dir.join(TUNED_FILE).display());
+    wuzi_arena::outln!("history: {}", dir.join(HISTORY_FILE).display());
 }

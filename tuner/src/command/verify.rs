@@ -150,7 +150,7 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
     let verified = run_verify(&config, &tuned, &start, concurrency, &out, quiet);
     if matches!(verified, Err(TuneError::Interrupted)) {
         // The verification continues its recorded games when run again.
-        println!("resume with: {}", this_command());
+        wuzi_arena::outln!("resume with: {}", this_command());
     }
     verified?;
     tune_report(&dir);
@@ -200,9 +200,9 @@ pub(super) fn run_verify(
     };
     let outcome = play(config, tuned, start, concurrency, Some(out), &mut observer)?;
     pb.finish_and_clear();
-    print!("{}", render(&outcome.run.summary));
+    wuzi_arena::out!("{}", render(&outcome.run.summary));
     if !outcome.run.interrupted {
-        println!(
+        wuzi_arena::outln!(
             "verification: tuned vs start Elo {}",
             fmt_estimate(outcome.elo)
         );
