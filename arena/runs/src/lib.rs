@@ -13,9 +13,9 @@
 //! - [`stdout`]: the commands' standard output, where a closed pipe is not a panic.
 //! - [`error`]: [`ArenaError`], which also carries the players' and games' errors.
 //!
-//! Floors, each using only those below it: `error`, `interrupt`, `stdout` at the ground; `atomic`;
-//! `config`; `summary`; `run_dir`; `run` and `replay`; `analysis` on top (it names games as `replay`
-//! does).
+//! Floors, each using only those below it: `error`, `interrupt`, `stdout` at the ground;
+//! `atomic`; `config`; `summary`; `run_dir`; `run` and `replay`; `analysis` on top (it names
+//! games as `replay` does).
 
 #![warn(missing_docs)]
 

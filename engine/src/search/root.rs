@@ -38,7 +38,7 @@ impl Worker<'_> {
             return None;
         }
         if self.params.vcf_nodes > 0 {
-            let budget = (self.params.vcf_nodes as u64).min(self.ctl.node_limit / 4);
+            let budget = (self.params.vcf_nodes as u64).min(self.ctl.move_nodes() / 4);
             let mut spent = 0;
             let r =
                 threat::solve_counting(&mut self.board, ThreatKind::Vcf, 40, budget, &mut spent);
@@ -55,7 +55,7 @@ impl Worker<'_> {
             }
         }
         if self.params.vct_nodes > 0 && self.board.threat_count(op, Threat::Five) == 0 {
-            let budget = (self.params.vct_nodes as u64).min(self.ctl.node_limit / 16);
+            let budget = (self.params.vct_nodes as u64).min(self.ctl.move_nodes() / 16);
             let mut spent = 0;
             let r = threat::solve_counting(
                 &mut self.board,
