@@ -12,8 +12,9 @@
 pub mod browser;
 pub mod readme;
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::time::SystemTime;
 
 /// The repository root (the workspace folder).
@@ -128,4 +129,25 @@ pub fn describe(args: &[String], out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+/// Runs `program args` in the repository root with its standard output already closed by the
+/// reader, as `| head` leaves it; its exit status and standard error.
+pub fn run_with_closed_stdout(program: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(repo_root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", program.display()));
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut err)
+        .expect("stderr reads");
+    (child.wait().expect("ends").code(), err)
 }
