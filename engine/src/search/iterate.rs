@@ -126,12 +126,15 @@ impl Worker<'_> {
                 if self.stopped {
                     break (score, mv);
                 }
+                // Re-search from the fail-soft score, not the old bound, and pull the other
+                // bound in after a fail low (as Stockfish does); widen by half, not double.
                 if score <= alpha {
-                    alpha = (alpha - delta).max(-INF);
-                    delta *= 2;
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INF);
+                    delta += delta / 2;
                 } else if score >= beta {
-                    beta = (beta + delta).min(INF);
-                    delta *= 2;
+                    beta = (score + delta).min(INF);
+                    delta += delta / 2;
                 } else {
                     break (score, mv);
                 }
