@@ -149,10 +149,12 @@ fn detuned_records(name: &str, pairs: usize, nodes: u64) -> (PathBuf, PathBuf) {
 /// and 40), and the fitted set beats the detuned start in a node-limited match. 160 pairs: with
 /// 60 (about 1,900 training positions) the fit found nothing on the openings drawn once the
 /// defaults (whose quick search balances them) moved to `defence` 77; 80 moved too little, 120
-/// and 160 recovered both (65/260 and 73/360, scores 0.800 and 0.856).
+/// and 160 recovered both (65/260 and 73/360, scores 0.800 and 0.856). With the aspiration
+/// re-search of 1179f0d the games changed and 160 pairs fitted only 55/79 (early-stopped at
+/// epoch 5), 200 fitted 65/101 (0.706); 240 fit 73/314 (0.812), near the defaults 77/310.
 #[test]
 fn fit_from_detuned_self_play_recovers_strength() {
-    recovery(160, 200, 40, 0.58, None);
+    recovery(240, 200, 40, 0.58, None);
 }
 
 /// The experiment at its scale (500 pairs at 500 nodes for the records, 400 pairs for
